@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import LocAuditKit
+
+extension Container: ExpressibleByArgument {}
+
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Read device log exports into the database.",
+        discussion: """
+            PATH may be a file, a directory (read recursively) or - for standard input; gzip
+            (one or several members) or plain text, and the container are detected from the
+            bytes. Info.plists and ideviceinfo outputs among the paths are read as app and
+            device facts; a log's device facts are also read from a sidecar file beside it
+            (LOG-STEM.ideviceinfo.txt).
+
+            A file is stored wholly or not at all; a file whose content is already in the
+            database is skipped. Exit codes: 0 every file stored or already there, 1 some
+            file failed (the others are stored), 2 usage error, 3 nothing to read.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("ideviceinfo output of the device the logs come from.", valueName: "file"))
+    var deviceInfo: String?
+
+    @Option(help: ArgumentHelp("Device identifier (UDID or name) of the logs.", valueName: "id"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("iOS version of the device, e.g. 17.5.1.", valueName: "version"))
+    var os: String?
+
+    @Option(name: .customLong("info-plist"), help: ArgumentHelp("An app's Info.plist (XML or binary); repeatable.", valueName: "file"))
+    var infoPlists: [String] = []
+
+    @Option(help: ArgumentHelp("Year of the first line, for logs without years (default: from the file's date).", valueName: "yyyy"))
+    var year: Int?
+
+    @Option(help: ArgumentHelp("Time zone of logs without zones, e.g. Europe/Paris (default: UTC, and the report says so).", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .customLong("catalog"), help: ArgumentHelp("A message catalog file over the built-in one; repeatable (default: $LOCAUDIT_CATALOG or ~/.config/locaudit/catalog.json when present).", valueName: "file"))
+    var catalogs: [String] = []
+
+    @Option(help: ArgumentHelp("Container, instead of detecting it.", valueName: "name"))
+    var format: Container?
+
+    @Option(help: ArgumentHelp("Files read at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(help: "No progress bar and no summary; errors still go to stderr.")
+    var quiet = false
+
+    @Flag(help: "Print the summary as JSON on stdout.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("Files, directories or - (standard input).", valueName: "path"))
+    var paths: [String] = []
+
+    func validate() throws {
+        if paths.isEmpty && infoPlists.isEmpty && deviceInfo == nil {
+            throw ValidationError("Give at least one PATH to ingest (a file, a directory, or - for standard input).")
+        }
+        if let tz, TimeZone(identifier: tz) == nil {
+            throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if let year, !(1970...2100).contains(year) { throw ValidationError("--year must be a four-digit year.") }
+    }
+
+    func run() throws {
+        var options = IngestOptions(paths: paths)
+        var facts = DeviceFacts(udid: device, osVersion: os)
+        if let deviceInfo {
+            guard let text = try? String(contentsOfFile: deviceInfo, encoding: .utf8) else {
+                throw ValidationError("Cannot read --device-info \(deviceInfo); check the path.")
+            }
+            facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
+        }
+        if facts != DeviceFacts() { options.device = facts }
+        options.infoPlists = infoPlists
+        options.parse = ParseOptions(year: year, zone: tz.flatMap(TimeZone.init(identifier:)))
+        options.catalogFiles = CatalogLocation.files(explicit: catalogs)
+        options.format = format
+        if let jobs { options.jobs = jobs }
+        options.quiet = quiet || json
+
+        let ingester: Ingester
+        do {
+            ingester = try Ingester(store: try Store(path: Store.defaultPath(store.db)), options: options)
+        } catch let error as CatalogError {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        let report = try ingester.run { file in
+            if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else if !quiet {
+            print(report.text(), terminator: "")
+        }
+        if report.exitCode == 3 { printError("nothing to read in \(paths.joined(separator: " ")).") }
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}

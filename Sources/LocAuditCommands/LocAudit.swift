@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+
+/// The `locaudit` command: subcommands map flags to LocAuditKit calls, nothing more.
+public struct LocAudit: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "locaudit",
+        abstract: "Audit iOS location authorization and delivery in device logs.",
+        discussion: """
+            Ingest gzipped device log exports into SQLite, then audit every app session
+            against what iOS promises about location, version by version.
+
+            Exit codes: 0 success, 1 something failed (see the message), 2 usage error,
+            3 nothing to read.
+            """,
+        version: "0.1.0",
+        subcommands: [IngestCommand.self, CatalogCommand.self]
+    )
+
+    public init() {}
+
+    /// Runs the command line; usage errors exit with 2 (documented), not ArgumentParser's 64.
+    public static func runMain(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// Options every command that opens the store shares.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The database (default: $LOCAUDIT_DB, else ./locaudit.sqlite).", valueName: "path"))
+    var db: String?
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data(("locaudit: " + message + "\n").utf8))
+}

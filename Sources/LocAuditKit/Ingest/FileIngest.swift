@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+
+/// Ingests one file: the already-ingested check, the reading and parsing threads,
+/// staging, and the commit.
+struct FileIngest {
+    let ingester: Ingester
+    let path: String
+    let db: DatabaseQueue
+    let bar: ProgressBar
+
+    static let headBytes = 64 * 1024
+    static let maxFactsBytes = 16 << 20
+
+    func run(started: Date) throws -> FileReport {
+        var size: Int64 = 0
+        var fileDate: Date? = nil
+        if path != "-" {
+            let attributes: [FileAttributeKey: Any]
+            do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+                throw IngestError(description: "cannot open: no such file or not readable. Check the path.")
+            }
+            size = (attributes[.size] as? Int64) ?? 0
+            fileDate = attributes[.modificationDate] as? Date
+            if let first = try alreadyIngested(size: size) {
+                var report = FileReport(path: path, outcome: .alreadyIngested, seconds: Date().timeIntervalSince(started))
+                report.sameAs = first
+                return report
+            }
+        }
+        let stream = try ByteStream(path: path)
+        let pipe = ChunkPipe.reading(stream)
+        var finished = false
+        defer { if !finished { pipe.cancelAndWait() } }
+
+        // The first blocks decide the container.
+        var held: [ByteChunk] = []
+        var head: [UInt8] = []
+        while head.count < FileIngest.headBytes, let chunk = try pipe.take() {
+            held.append(chunk)
+            head += chunk.bytes.prefix(FileIngest.headBytes - head.count)
+        }
+        guard let container = ingester.options.format ?? Container.detect(head) else {
+            let firstLine = String(decoding: head.prefix(while: { $0 != 0x0a }).prefix(80), as: UTF8.self)
+            throw IngestError(description: head.isEmpty
+                ? "the file is empty; nothing to ingest."
+                : "cannot tell which kind of log this is (line 1: \"\(firstLine)\"). Name it with --format (\(Container.allCases.map(\.rawValue).joined(separator: ", "))).")
+        }
+
+        var device = deviceFacts()
+        var parseOptions = ingester.options.parse
+        parseOptions.fileDate = parseOptions.fileDate ?? fileDate
+        var counts = ParseCounts()
+        var factsBytes: [UInt8] = []
+        let outcome: CommitOutcome = try db.inDatabase { db in
+            defer { try? Staging.drop(db) }
+            if container.isLog {
+                let staging = try Staging(db: db)
+                let parser = RecordParser(container: container, catalog: ingester.catalog, options: parseOptions, sink: staging)
+                try db.inTransaction(.deferred) {
+                    for chunk in held {
+                        try parser.consume(chunk.bytes)
+                        bar.update(path: path, offset: chunk.fileOffset)
+                    }
+                    held = []
+                    while let chunk = try pipe.take() {
+                        try parser.consume(chunk.bytes)
+                        bar.update(path: path, offset: chunk.fileOffset)
+                    }
+                    try parser.finish()
+                    return .commit
+                }
+                counts = parser.counts
+            } else {
+                for chunk in held { factsBytes += chunk.bytes }
+                while let chunk = try pipe.take() {
+                    factsBytes += chunk.bytes
+                    guard factsBytes.count <= FileIngest.maxFactsBytes else {
+                        throw IngestError(description: "too large for a \(container.rawValue) file (over 16 MB). Check that this is the right file.")
+                    }
+                }
+            }
+            finished = true
+            let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
+                                    contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
+                                    contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
+                                    device: device, counts: counts)
+            switch container {
+            case .infoPlist:
+                let app = try AppFacts.read(Data(factsBytes))
+                return try SourceCommit.commit(facts, deviceId: nil, in: db) { db in
+                    try SourceCommit.upsertApp(app, path: path, sha256: facts.contentSHA256, in: db)
+                    try BundleLinker.linkAll(in: db)
+                }
+            case .deviceInfo:
+                let parsed = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))
+                guard let id = parsed.id else {
+                    throw IngestError(description: "ideviceinfo output without UniqueDeviceID or DeviceName; run `ideviceinfo` again with the device connected.")
+                }
+                device = parsed
+                var withDevice = facts
+                withDevice.device = parsed
+                return try SourceCommit.commit(withDevice, deviceId: id, in: db)
+            default:
+                let id = device.id ?? counts.deviceName ?? "unknown"
+                if device.name == nil, let seen = counts.deviceName { device.name = seen }
+                var withDevice = facts
+                withDevice.device = device
+                return try SourceCommit.commit(withDevice, deviceId: id, in: db)
+            }
+        }
+
+        let seconds = Date().timeIntervalSince(started)
+        switch outcome {
+        case .alreadyIngested(let first):
+            var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
+            report.sameAs = first
+            return report
+        case .stored(_, let events, let duplicates):
+            var report = FileReport(path: path, outcome: .ingested, seconds: seconds)
+            report.container = container.rawValue
+            report.device = container == .infoPlist ? nil : (device.id ?? counts.deviceName ?? "unknown")
+            report.iosVersion = device.osVersion
+            if container.isLog {
+                report.firstTime = counts.firstUS.map(Timestamps.isoUTC)
+                report.lastTime = counts.lastUS.map(Timestamps.isoUTC)
+                report.zoneAssumed = counts.zoneAssumed
+                report.linesRead = counts.linesRead
+                report.events = events
+                report.eventsByKind = counts.eventsByKind
+                var skipped = counts.skipped
+                if duplicates > 0 { skipped["duplicate"] = duplicates }
+                report.skipped = skipped
+                report.notes = counts.notes
+            }
+            return report
+        }
+    }
+
+    /// The path this file's bytes were first ingested from, if they were. Only files of
+    /// the same size are hashed, so a new file costs one indexed query.
+    private func alreadyIngested(size: Int64) throws -> String? {
+        let sameSize = try db.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sources WHERE size = ?", arguments: [size]) ?? 0
+        }
+        guard sameSize > 0 else { return nil }
+        let sha = try ByteStream.fileSHA256(path: path)
+        return try db.read { db in
+            try String.fetchOne(db, sql: "SELECT path FROM sources WHERE size = ? AND file_sha256 = ?", arguments: [size, sha])
+        }
+    }
+
+    private func deviceFacts() -> DeviceFacts { ingester.deviceFacts(for: path) }
+}

@@ -1,0 +1,87 @@
+/// What happened to one input file.
+public struct FileReport: Codable, Sendable {
+    public enum Outcome: String, Codable, Sendable {
+        /// Stored (a log's events, or a device's or app's facts).
+        case ingested
+        /// Its content was already in the store; nothing was written.
+        case alreadyIngested = "already-ingested"
+        /// Nothing of it was stored.
+        case failed
+    }
+
+    public var path: String
+    public var outcome: Outcome
+    public var container: String?
+    public var device: String?
+    public var iosVersion: String?
+    public var firstTime: String?
+    public var lastTime: String?
+    public var zoneAssumed: Bool?
+    public var linesRead: Int?
+    public var events: Int?
+    public var eventsByKind: [String: Int]?
+    public var skipped: [String: Int]?
+    public var notes: [String: Int]?
+    /// For `already-ingested`: the path it was first ingested from.
+    public var sameAs: String?
+    /// For `failed`: what went wrong and what to do.
+    public var error: String?
+    public var seconds: Double
+
+    init(path: String, outcome: Outcome, seconds: Double) {
+        self.path = path
+        self.outcome = outcome
+        self.seconds = seconds
+    }
+}
+
+/// The outcome of one `ingest` run.
+public struct IngestReport: Codable, Sendable {
+    public var database: String
+    public var files: [FileReport]
+
+    public var failed: Int { files.filter { $0.outcome == .failed }.count }
+
+    /// Exit status: 0 all stored or already there, 1 some file failed, 3 nothing to read.
+    public var exitCode: Int32 {
+        if files.isEmpty { return 3 }
+        return failed > 0 ? 1 : 0
+    }
+
+    /// The summary people read: one block per file, then a total.
+    public func text() -> String {
+        var out = ""
+        for f in files {
+            switch f.outcome {
+            case .failed:
+                out += "FAILED  \(f.path): \(f.error ?? "unknown error")\n"
+            case .alreadyIngested:
+                out += "skipped \(f.path): already ingested" + (f.sameAs.map { $0 == f.path ? "" : " (same content as \($0))" } ?? "") + "\n"
+            case .ingested:
+                let device = f.device ?? "unknown device"
+                let ios = f.iosVersion.map { "iOS \($0)" } ?? "iOS unknown"
+                out += "ingested \(f.path)\n  \(f.container ?? "?") · \(device) · \(ios)"
+                if let a = f.firstTime, let b = f.lastTime { out += " · \(a) … \(b)\(f.zoneAssumed == true ? " (zone assumed UTC)" : "")" }
+                out += "\n"
+                if let lines = f.linesRead {
+                    out += "  \(lines) lines, \(f.events ?? 0) events"
+                    if let kinds = f.eventsByKind, !kinds.isEmpty {
+                        out += " (" + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+                    }
+                    out += "\n"
+                }
+                if let skipped = f.skipped, !skipped.isEmpty {
+                    out += "  skipped: " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+                }
+                if let notes = f.notes, !notes.isEmpty {
+                    out += "  notes: " + notes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+                }
+            }
+        }
+        let stored = files.filter { $0.outcome == .ingested }.count
+        let already = files.filter { $0.outcome == .alreadyIngested }.count
+        let events = files.compactMap(\.events).reduce(0, +)
+        out += "\(stored) ingested, \(already) already ingested, \(failed) failed; \(events) events into \(database)\n"
+        return out
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+
+/// What `locaudit ingest` is asked to do.
+public struct IngestOptions: Sendable {
+    /// Files, directories (read recursively) or `-` for standard input.
+    public var paths: [String]
+    /// Device facts given on the command line (`--device-info`, `--device`, `--os`); they win over sidecars.
+    public var device: DeviceFacts?
+    /// Info.plist files (`--info-plist`).
+    public var infoPlists: [String] = []
+    public var parse = ParseOptions()
+    /// User catalog files, applied over the built-in catalog.
+    public var catalogFiles: [String] = []
+    /// Forces the container instead of detecting it (`--format`).
+    public var format: Container?
+    /// Files read at once.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var quiet = false
+
+    public init(paths: [String]) { self.paths = paths }
+}
+
+/// Reads files into the store: each one wholly or not at all, each content once.
+public final class Ingester: @unchecked Sendable {
+    let store: Store
+    let options: IngestOptions
+    let catalog: Catalog
+
+    public init(store: Store, options: IngestOptions) throws {
+        self.store = store
+        self.options = options
+        self.catalog = try Catalog.load(userFiles: options.catalogFiles)
+    }
+
+    /// Ingests everything and reports on every file, in input order.
+    public func run(progressHandler: ((FileReport) -> Void)? = nil) throws -> IngestReport {
+        let inputs = try Ingester.expand(options.paths)
+        // Facts first (Info.plists, ideviceinfo files), so that logs find their apps and devices.
+        let facts = options.infoPlists + inputs.filter(Ingester.looksLikeFacts)
+        let logs = inputs.filter { !Ingester.looksLikeFacts($0) }
+        var reports = [FileReport?](repeating: nil, count: facts.count + logs.count)
+        let total = logs.reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int64) ?? 0) }
+        let bar = ProgressBar(totalBytes: total, quiet: options.quiet)
+        let lock = NSLock()
+        func record(_ index: Int, _ report: FileReport) {
+            lock.lock()
+            reports[index] = report
+            bar.clear()
+            progressHandler?(report)
+            lock.unlock()
+        }
+        for (i, path) in facts.enumerated() {
+            record(i, ingestFile(path, connection: nil, bar: bar))
+        }
+        let next = Counter()
+        let jobs = max(1, min(options.jobs, logs.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            let connection = try? store.connect()
+            while let i = next.take(below: logs.count) {
+                record(facts.count + i, ingestFile(logs[i], connection: connection, bar: bar))
+            }
+        }
+        bar.clear()
+        return IngestReport(database: store.path, files: reports.compactMap { $0 })
+    }
+
+    /// Files under the given paths, sorted, hidden files and databases left out.
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDir: ObjCBool = false
+            if path != "-", fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+                let base = URL(fileURLWithPath: path)
+                guard let walker = fm.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                                 options: [.skipsHiddenFiles]) else { continue }
+                var found: [String] = []
+                for case let url as URL in walker {
+                    guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                    let name = url.lastPathComponent
+                    if name.hasSuffix(".sqlite") || name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix(".md") { continue }
+                    found.append(path.hasSuffix("/") ? path + url.path.dropFirst(base.path.count + 1) : path + "/" + url.path.dropFirst(base.path.count + 1))
+                }
+                files += found.sorted()
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    static func looksLikeFacts(_ path: String) -> Bool {
+        path.hasSuffix(".plist") || path.hasSuffix(".ideviceinfo.txt") || (path as NSString).lastPathComponent == "ideviceinfo.txt"
+    }
+
+    /// `DEVICE-2026-11-21.log.gz` -> `DEVICE-2026-11-21.ideviceinfo.txt` beside it.
+    static func sidecar(of path: String) -> String? {
+        guard path != "-" else { return nil }
+        let url = URL(fileURLWithPath: path)
+        var stem = url.lastPathComponent
+        for ext in [".log", ".ndjson", ".json", ".txt", ".gz", ".syslog"] {
+            if let r = stem.range(of: ext) { stem = String(stem[..<r.lowerBound]) }
+        }
+        let candidate = url.deletingLastPathComponent().appendingPathComponent(stem + ".ideviceinfo.txt").path
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
+    }
+
+    /// Device facts for a log: command line, else sidecar.
+    func deviceFacts(for path: String) -> DeviceFacts {
+        var facts = options.device ?? DeviceFacts()
+        if let sidecar = Ingester.sidecar(of: path), let text = try? String(contentsOfFile: sidecar, encoding: .utf8) {
+            facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
+        }
+        return facts
+    }
+
+    // MARK: One file
+
+    func ingestFile(_ path: String, connection: DatabaseQueue?, bar: ProgressBar) -> FileReport {
+        let started = Date()
+        do {
+            let db = try connection ?? store.connect()
+            return try FileIngest(ingester: self, path: path, db: db, bar: bar).run(started: started)
+        } catch {
+            var report = FileReport(path: path, outcome: .failed, seconds: Date().timeIntervalSince(started))
+            report.error = Ingester.describe(error, path: path)
+            return report
+        }
+    }
+
+    static func describe(_ error: Error, path: String) -> String {
+        switch error {
+        case let e as ReadError: return "\(e.description) Nothing of this file was stored."
+        case let e as FactsError: return e.description
+        case let e as IngestError: return e.description
+        case let e as DatabaseError:
+            return "database error \(e.resultCode): \(e.message ?? "") — nothing of this file was stored; check that the database is writable and not full, then run the ingest again."
+        default: return "\(error). Nothing of this file was stored."
+        }
+    }
+}
+
+/// A problem with one input that is not a read error.
+struct IngestError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Hands out indices to the concurrent jobs.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
+    }
+}

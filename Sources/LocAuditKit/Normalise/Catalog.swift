@@ -1,0 +1,313 @@
+import Foundation
+
+/// Whose process a pattern's message comes from, which decides the session it belongs to.
+public enum PatternScope: String, Codable, Sendable {
+    /// Logged by the app itself: the line's process and pid are the app's.
+    case app
+    /// Logged by a system daemon about an app named in the message (`bundleId`, `pid`).
+    case system
+}
+
+/// A sample message of a pattern and the event it must parse to.
+public struct CatalogSample: Codable, Sendable {
+    /// The message text, as it stands after the container's prefix.
+    public var message: String
+    /// Column values the event must have (`kind` too); every other column is not checked.
+    public var expect: [String: String]
+}
+
+/// One way a message is recognised and turned into an event.
+///
+/// A pattern matches either on the `msg` key of a JSON-like message (`msg`, optionally
+/// narrowed by `when`), or on a literal anchor (`contains`) with an optional regular
+/// expression whose named groups fill columns.
+public struct CatalogPattern: Codable, Sendable {
+    /// Stable identifier; a user catalog entry with the same id replaces the built-in one.
+    public var id: String
+    public var kind: EventKind
+    public var scope: PatternScope
+    /// Value of the message's `msg` key.
+    public var msg: String?
+    /// Literal text the message must contain (for messages that are not JSON-like).
+    public var contains: String?
+    /// Regular expression (ICU syntax); `fields` maps columns to its named groups.
+    public var regex: String?
+    /// Required values of message keys: key -> accepted values.
+    public var when: [String: [String]]?
+    /// Column -> message key (dotted path for nested objects), or -> regex group name.
+    public var fields: [String: String]?
+    /// Column -> constant value.
+    public var set: [String: String]?
+    /// Sample messages; `locaudit catalog test` checks each parses to its `expect`.
+    public var samples: [CatalogSample]
+}
+
+/// A catalog file: `{"patterns": [...]}`.
+public struct CatalogFile: Codable, Sendable {
+    public var patterns: [CatalogPattern]
+}
+
+/// Why a catalog could not be loaded.
+public struct CatalogError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The message catalog: which messages are events, and how they map to columns.
+public final class Catalog: @unchecked Sendable {
+    public let patterns: [CatalogPattern]
+    private let compiled: [CompiledPattern]
+    /// Patterns by FNV-1a hash of their `msg` value, in catalog order.
+    private let byMsg: [UInt64: [Int]]
+    /// Patterns matched by anchor, in catalog order.
+    private let anchored: [Int]
+    /// Anchors as bytes, to test candidates without building strings.
+    let anchors: [[UInt8]]
+
+    /// The built-in catalog, overlaid by user files (later files win on equal ids).
+    public static func load(userFiles: [String]) throws -> Catalog {
+        var patterns = try decode(Data(BuiltinCatalog.json.utf8), origin: "built-in catalog").patterns
+        for path in userFiles {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CatalogError(description: "\(path): cannot read the catalog file. Check the path, or remove the option.")
+            }
+            for pattern in try decode(data, origin: path).patterns {
+                if let i = patterns.firstIndex(where: { $0.id == pattern.id }) {
+                    patterns[i] = pattern
+                } else {
+                    // User additions go first so that they can narrow a built-in `msg`.
+                    patterns.insert(pattern, at: 0)
+                }
+            }
+        }
+        return try Catalog(patterns: patterns)
+    }
+
+    /// The built-in catalog as JSON text.
+    public static var builtinJSON: String { BuiltinCatalog.json }
+
+    public static var builtin: Catalog {
+        // The built-in catalog is tested; failing here is a programming error.
+        try! load(userFiles: [])
+    }
+
+    static func decode(_ data: Data, origin: String) throws -> CatalogFile {
+        do {
+            return try JSONDecoder().decode(CatalogFile.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw CatalogError(description: "\(origin): not valid JSON (\(context.debugDescription)). Fix the file; `locaudit catalog show` prints a valid example.")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw CatalogError(description: "\(origin): missing \"\(key.stringValue)\" at \(path(context)). Every pattern needs id, kind, scope and samples.")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw CatalogError(description: "\(origin): wrong value at \(path(context)): \(context.debugDescription)")
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    public init(patterns: [CatalogPattern]) throws {
+        self.patterns = patterns
+        var compiled: [CompiledPattern] = []
+        var byMsg: [UInt64: [Int]] = [:]
+        var anchored: [Int] = []
+        var seen = Set<String>()
+        for (index, p) in patterns.enumerated() {
+            guard seen.insert(p.id).inserted else {
+                throw CatalogError(description: "pattern \"\(p.id)\" is defined twice in one catalog file")
+            }
+            let c = try CompiledPattern(p)
+            compiled.append(c)
+            if let msg = p.msg {
+                byMsg[fnv1a(Array(msg.utf8)), default: []].append(index)
+            } else if p.contains != nil {
+                anchored.append(index)
+            } else {
+                throw CatalogError(description: "pattern \"\(p.id)\" needs \"msg\" or \"contains\"")
+            }
+        }
+        self.compiled = compiled
+        self.byMsg = byMsg
+        self.anchored = anchored
+        self.anchors = anchored.map { Array(patterns[$0].contains!.utf8) }
+    }
+
+    /// Whether a message might be an event: cheap byte tests only, run on every line.
+    @inline(__always)
+    func isCandidate(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = message.baseAddress, message.count > 0 else { return false }
+        if base[0] == UInt8(ascii: "{"), let msg = Catalog.msgValue(message) {
+            if byMsg[fnv1a(msg)] != nil { return true }
+            // Unmatched JSON-like messages can still link a pid to a bundle.
+            return Catalog.mayLink(message)
+        }
+        for anchor in anchors where anchor.withUnsafeBufferPointer({
+            memmem(base, message.count, $0.baseAddress, $0.count) != nil
+        }) {
+            return true
+        }
+        return false
+    }
+
+    private static let bundleKeys: [[UInt8]] = [Array("\"bundleId\"".utf8), Array("\"clientKey\"".utf8)]
+    private static let pidKey = Array("\"pid\"".utf8)
+
+    static func mayLink(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
+        func has(_ needle: [UInt8]) -> Bool {
+            needle.withUnsafeBufferPointer { memmem(message.baseAddress, message.count, $0.baseAddress, $0.count) != nil }
+        }
+        return has(pidKey) && bundleKeys.contains(where: has)
+    }
+
+    private static let msgKey = Array("\"msg\"".utf8)
+
+    /// The raw bytes of the `msg` value of a JSON-like message.
+    static func msgValue(_ message: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let base = message.baseAddress else { return nil }
+        let end = base + message.count
+        guard let hit = msgKey.withUnsafeBufferPointer({ memmem(base, message.count, $0.baseAddress, $0.count) }) else { return nil }
+        var p = hit.assumingMemoryBound(to: UInt8.self) + msgKey.count
+        while p < end, p.pointee == 0x20 { p += 1 }
+        guard p < end, p.pointee == UInt8(ascii: ":") else { return nil }
+        p += 1
+        while p < end, p.pointee == 0x20 { p += 1 }
+        guard p < end, p.pointee == UInt8(ascii: "\"") else { return nil }
+        p += 1
+        let start = p
+        while p < end, p.pointee != UInt8(ascii: "\"") { p += 1 }
+        guard p < end else { return nil }
+        return UnsafeBufferPointer(start: start, count: p - start)
+    }
+
+    /// What a candidate message is: an event, a pid -> bundle link, or nothing.
+    public func recognise(_ message: String) -> Recognition {
+        if message.first == "{" {
+            let fields = MessageFields.parse(message) ?? [:]
+            if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(Array(msg.utf8))] {
+                for i in indices where compiled[i].pattern.msg == msg {
+                    if let event = compiled[i].event(fields: fields) { return .event(event) }
+                }
+            }
+            if let link = Catalog.link(from: fields) { return .link(bundleId: link.0, pid: link.1) }
+            return .nothing
+        }
+        for i in anchored {
+            if let event = compiled[i].event(text: message) { return .event(event) }
+        }
+        return .nothing
+    }
+
+    static func link(from fields: [String: FieldValue]) -> (String, Int64)? {
+        guard let pid = Normaliser.value(fields["pid"], for: .appPid), case .integer(let p) = pid else { return nil }
+        let bundle = Normaliser.value(fields["bundleId"], for: .bundleId) ?? Normaliser.value(fields["clientKey"], for: .bundleId)
+        guard case .text(let b)? = bundle, !b.isEmpty else { return nil }
+        return (b, p)
+    }
+
+    /// Checks every sample of every pattern; returns one line per failure.
+    public func checkSamples() -> [String] {
+        var failures: [String] = []
+        for p in patterns {
+            if p.samples.isEmpty { failures.append("\(p.id): has no sample; add one so the pattern is tested") }
+            for (n, sample) in p.samples.enumerated() {
+                let label = "\(p.id) sample \(n + 1)"
+                guard case .event(let event) = recognise(sample.message) else {
+                    failures.append("\(label): not recognised: \(sample.message)")
+                    continue
+                }
+                if event.pattern != p.id {
+                    failures.append("\(label): recognised by \"\(event.pattern)\" instead")
+                }
+                for (key, expected) in sample.expect.sorted(by: { $0.key < $1.key }) {
+                    let actual: String?
+                    if key == "kind" { actual = event.kind.rawValue }
+                    else if let column = EventColumn(rawValue: key) { actual = event[column]?.description }
+                    else { failures.append("\(label): unknown column \"\(key)\" in expect"); continue }
+                    if actual != expected {
+                        failures.append("\(label): \(key) is \(actual.map { "\"\($0)\"" } ?? "empty"), expected \"\(expected)\"")
+                    }
+                }
+            }
+        }
+        return failures
+    }
+}
+
+/// The outcome of recognising one message.
+public enum Recognition: Sendable {
+    case event(Event)
+    /// A system message naming a bundle and the pid of its process, but no event.
+    case link(bundleId: String, pid: Int64)
+    case nothing
+}
+
+/// A pattern with its regular expression compiled and its columns typed.
+struct CompiledPattern {
+    let pattern: CatalogPattern
+    let regex: NSRegularExpression?
+    let fields: [(EventColumn, String)]
+    let constants: [(EventColumn, ColumnValue)]
+
+    init(_ p: CatalogPattern) throws {
+        pattern = p
+        if let source = p.regex {
+            do { regex = try NSRegularExpression(pattern: source) } catch {
+                throw CatalogError(description: "pattern \"\(p.id)\": invalid regex \(source): \(error.localizedDescription)")
+            }
+        } else {
+            regex = nil
+        }
+        func column(_ name: String) throws -> EventColumn {
+            guard let c = EventColumn(rawValue: name) else {
+                throw CatalogError(description: "pattern \"\(p.id)\": unknown column \"\(name)\"; columns are \(EventColumn.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return c
+        }
+        fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { (try column($0.key), $0.value) }
+        constants = try (p.set ?? [:]).sorted { $0.key < $1.key }.compactMap { name, raw in
+            let c = try column(name)
+            return Normaliser.value(.string(raw), for: c).map { (c, $0) }
+        }
+    }
+
+    /// The event of a JSON-like message, if its `when` conditions hold.
+    func event(fields values: [String: FieldValue]) -> Event? {
+        for (key, accepted) in pattern.when ?? [:] {
+            guard let v = values[key], accepted.contains(Normaliser.plain(v)) as Bool else { return nil }
+        }
+        var event = Event(kind: pattern.kind, pattern: pattern.id)
+        event.scope = pattern.scope
+        for (column, key) in fields {
+            event[column] = Normaliser.value(MessageFields.lookup(key, in: values), for: column)
+        }
+        for (column, value) in constants { event[column] = value }
+        return event
+    }
+
+    /// The event of a plain-text message, if it contains the anchor (and matches the regex).
+    func event(text: String) -> Event? {
+        guard let anchor = pattern.contains, text.contains(anchor) else { return nil }
+        var event = Event(kind: pattern.kind, pattern: pattern.id)
+        event.scope = pattern.scope
+        if let regex {
+            let range = NSRange(text.startIndex..., in: text)
+            guard let match = regex.firstMatch(in: text, range: range) else { return nil }
+            for (column, group) in fields {
+                let r = match.range(withName: group)
+                if r.location != NSNotFound, let sr = Range(r, in: text) {
+                    event[column] = Normaliser.value(.string(String(text[sr])), for: column)
+                }
+            }
+        }
+        for (column, value) in constants { event[column] = value }
+        return event
+    }
+}
+
+/// FNV-1a, 64 bits: stable across runs (unlike `Hasher`), used for lookups and fingerprints.
+@inline(__always)
+func fnv1a<C: Sequence>(_ bytes: C, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 where C.Element == UInt8 {
+    var h = seed
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return h
+}

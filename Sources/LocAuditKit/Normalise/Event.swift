@@ -1,0 +1,106 @@
+/// What a recognised log message says happened.
+public enum EventKind: String, Codable, CaseIterable, Sendable {
+    /// The app's delegate was told its authorization status (app process).
+    case authorization
+    /// A location was delivered to the app (app process).
+    case location
+    /// A location manager property changed (app process), including automatic pause/resume.
+    case property
+    /// The app called a CLLocationManager method (app process).
+    case call
+    /// The app crashed (app process).
+    case crash
+    /// The system refused a request for lack of a usage description (app process).
+    case usageKeyMissing = "usage-key-missing"
+    /// The app's run state changed (locationd / RunningBoard).
+    case appState = "app-state"
+    /// SpringBoard launched the app.
+    case launch
+    /// locationd launched the app for a location event.
+    case relaunch
+    /// The background location indicator (blue bar) was shown or hidden.
+    case blueBar = "blue-bar"
+    /// The system showed an authorization prompt.
+    case prompt
+    /// The user answered an authorization prompt.
+    case promptResponse = "prompt-response"
+    /// locationd changed the app's authorization status.
+    case statusChange = "status-change"
+    /// locationd changed the app's accuracy authorization.
+    case accuracyChange = "accuracy-change"
+    /// An App Privacy Report location access interval began.
+    case accessBegin = "access-begin"
+    /// An App Privacy Report location access interval ended.
+    case accessEnd = "access-end"
+}
+
+/// A typed column of the `events` table that a catalog pattern can fill.
+public enum EventColumn: String, Codable, CaseIterable, Sendable {
+    case bundleId = "bundle_id"
+    case appPid = "app_pid"
+    case status
+    case accuracy
+    case temporary
+    case provisional
+    case reason
+    case appState = "app_state"
+    case service
+    case call
+    case horizontalAccuracy = "horizontal_accuracy"
+    case latitude
+    case longitude
+    case locationPrivate = "location_private"
+    case property
+    case value
+    case promptKind = "prompt_kind"
+    case promptOptions = "prompt_options"
+    case choice
+    case purposeKey = "purpose_key"
+    case visible
+    case intent
+
+    /// Columns stored as numbers.
+    var isNumeric: Bool {
+        switch self {
+        case .appPid, .temporary, .provisional, .horizontalAccuracy, .latitude, .longitude,
+             .locationPrivate, .visible: return true
+        default: return false
+        }
+    }
+}
+
+/// A typed value of one event column.
+public enum ColumnValue: Equatable, Sendable, CustomStringConvertible {
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+
+    public var description: String {
+        switch self {
+        case .text(let s): return s
+        case .integer(let i): return String(i)
+        case .real(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        }
+    }
+}
+
+/// One recognised message, normalised: what goes into a row of `events`.
+public struct Event: Sendable {
+    public var kind: EventKind
+    /// Catalog pattern that recognised it.
+    public var pattern: String
+    /// Whether the app logged it itself (its pid is the line's) or a daemon did.
+    public var scope: PatternScope = .system
+    public var columns: [EventColumn: ColumnValue] = [:]
+
+    public init(kind: EventKind, pattern: String, columns: [EventColumn: ColumnValue] = [:]) {
+        self.kind = kind
+        self.pattern = pattern
+        self.columns = columns
+    }
+
+    public subscript(_ column: EventColumn) -> ColumnValue? {
+        get { columns[column] }
+        set { columns[column] = newValue }
+    }
+}

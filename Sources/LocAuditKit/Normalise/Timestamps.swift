@@ -1,0 +1,165 @@
+import Foundation
+
+/// Fast, allocation-free timestamp reading for the containers' fixed formats.
+enum Timestamps {
+    /// Days from 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    @inline(__always)
+    static func digits(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        var v = 0
+        for i in 0..<count {
+            let c = Int(p[i]) &- 48
+            guard c >= 0 && c <= 9 else { return nil }
+            v = v * 10 + c
+        }
+        return v
+    }
+
+    /// `2022-07-22 15:25:28.004991+0200` (also `T` for the space, `Z`, `+02:00`, any fraction length).
+    /// Returns UTC microseconds, the offset in seconds, and how many bytes were read.
+    static func parseISOLike(_ b: UnsafeBufferPointer<UInt8>) -> (us: Int64, offset: Int32, length: Int)? {
+        guard b.count >= 19, let p = b.baseAddress else { return nil }
+        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
+              p[10] == UInt8(ascii: " ") || p[10] == UInt8(ascii: "T"),
+              p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+              let year = digits(p, 4), let month = digits(p + 5, 2), let day = digits(p + 8, 2),
+              let hour = digits(p + 11, 2), let minute = digits(p + 14, 2), let second = digits(p + 17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var micros = 0
+        if i < b.count, p[i] == UInt8(ascii: ".") || p[i] == UInt8(ascii: ",") {
+            i += 1
+            var scale = 100_000
+            while i < b.count, p[i] >= 48, p[i] <= 57 {
+                micros += Int(p[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+        }
+        var offset = 0
+        if i < b.count, p[i] == UInt8(ascii: "Z") {
+            i += 1
+        } else if i < b.count, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") {
+            let sign = p[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard i + 2 <= b.count, let hh = digits(p + i, 2) else { return nil }
+            i += 2
+            if i < b.count, p[i] == UInt8(ascii: ":") { i += 1 }
+            guard i + 2 <= b.count, let mm = digits(p + i, 2) else { return nil }
+            i += 2
+            offset = sign * (hh * 3600 + mm * 60)
+        } else {
+            return nil // no zone: not one of the formats that carry one
+        }
+        let days = daysFromCivil(year, month, day)
+        let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return ((local - Int64(offset)) * 1_000_000 + Int64(micros), Int32(offset), i)
+    }
+
+    private static let months: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        .map { s in s.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+
+    /// `Nov 12 12:24:58` (syslog, no year, no zone): month 1-12, day, seconds of the day.
+    @inline(__always)
+    static func parseSyslogStamp(_ p: UnsafePointer<UInt8>, _ count: Int) -> (month: Int, day: Int, seconds: Int)? {
+        guard count >= 15, p[3] == 0x20, p[6] == 0x20, p[9] == UInt8(ascii: ":"), p[12] == UInt8(ascii: ":") else { return nil }
+        let key = UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+        guard let m = months.firstIndex(of: key) else { return nil }
+        let d1 = p[4] == 0x20 ? 0 : Int(p[4]) &- 48
+        let d2 = Int(p[5]) &- 48
+        guard d1 >= 0, d1 <= 3, d2 >= 0, d2 <= 9,
+              let hour = digits(p + 7, 2), let minute = digits(p + 10, 2), let second = digits(p + 13, 2),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        let day = d1 * 10 + d2
+        guard day >= 1 && day <= 31 else { return nil }
+        return (m + 1, day, hour * 3600 + minute * 60 + second)
+    }
+
+    /// ISO 8601 UTC text for the `time` column: `2022-07-22T13:25:28.004991Z`.
+    static func isoUTC(_ us: Int64) -> String {
+        let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
+        let micros = Int(us - seconds * 1_000_000)
+        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        let secOfDay = Int(seconds - Int64(days) * 86_400)
+        let (y, m, d) = civilFromDays(days)
+        func pad(_ v: Int, _ w: Int) -> String {
+            let s = String(v)
+            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2)).\(pad(micros, 6))Z"
+    }
+
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}
+
+/// Gives year-less syslog stamps a year and a zone.
+///
+/// The year starts from `--year` (the year of the first line) or from the file's
+/// modification time (the export is written after its last line, so a first line in a
+/// later month than the file belongs to the year before); it rolls forward when the
+/// month drops by more than half a year (December to January), never on a small step back.
+struct SyslogClock {
+    private(set) var year: Int
+    private var lastMonth: Int?
+    private let zone: TimeZone?
+    private let referenceMonth: Int?
+    private var resolved: Bool
+
+    init(firstLineYear: Int?, fileDate: Date?, zone: TimeZone?) {
+        self.zone = zone
+        if let y = firstLineYear {
+            year = y
+            referenceMonth = nil
+            resolved = true
+        } else {
+            let cal = Calendar(identifier: .gregorian)
+            let date = fileDate ?? Date()
+            var utc = cal
+            utc.timeZone = zone ?? TimeZone(identifier: "UTC")!
+            year = utc.component(.year, from: date)
+            referenceMonth = utc.component(.month, from: date)
+            resolved = false
+        }
+    }
+
+    /// Follows every record's month, advancing the year across New Year.
+    mutating func observe(month: Int) {
+        if !resolved {
+            if let ref = referenceMonth, month > ref { year -= 1 }
+            resolved = true
+        }
+        if let last = lastMonth, last - month > 6 { year += 1 }
+        lastMonth = month
+    }
+
+    /// UTC microseconds and offset of a stamp in the current year.
+    func utc(month: Int, day: Int, seconds: Int) -> (us: Int64, offset: Int32) {
+        let local = Int64(Timestamps.daysFromCivil(year, month, day)) * 86_400 + Int64(seconds)
+        guard let zone else { return (local * 1_000_000, 0) }
+        // Local wall time -> UTC: the offset at the guessed instant, corrected once (DST edges).
+        var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local))))
+        offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local - offset))))
+        return ((local - offset) * 1_000_000, Int32(offset))
+    }
+}

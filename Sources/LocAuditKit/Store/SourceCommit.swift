@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+
+/// What is known about a file once it has been read to its end.
+struct SourceFacts {
+    var path: String
+    var fileSHA256: String
+    var contentSHA256: String
+    var size: Int64
+    var contentSize: Int64
+    var gzipMembers: Int
+    var container: Container
+    var device: DeviceFacts
+    var counts: ParseCounts
+}
+
+/// How a commit ended.
+enum CommitOutcome {
+    case stored(sourceId: Int64, events: Int, duplicates: Int)
+    /// Another file (or another process, meanwhile) already brought the same content.
+    case alreadyIngested(path: String)
+}
+
+/// Moves a staged file into the store in one short write transaction, links app
+/// processes to bundles, and records the source row.
+enum SourceCommit {
+    static func commit(_ facts: SourceFacts, deviceId: String?, in db: Database,
+                       alsoWrite: (Database) throws -> Void = { _ in }) throws -> CommitOutcome {
+        var outcome: CommitOutcome = .alreadyIngested(path: "")
+        try db.inTransaction(.immediate) {
+            if let existing = try String.fetchOne(db, sql: "SELECT path FROM sources WHERE content_sha256 = ?", arguments: [facts.contentSHA256]) {
+                outcome = .alreadyIngested(path: existing)
+                return .rollback
+            }
+            if let deviceId { try upsertDevice(deviceId, facts.device, in: db) }
+            try alsoWrite(db)
+            let c = facts.counts
+            try db.execute(sql: """
+                INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
+                    device_id, os_version, zone_assumed, first_time, last_time, lines_read, events, skipped, notes, ingested_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '{}', ?, ?)
+                """, arguments: [facts.path, facts.fileSHA256, facts.contentSHA256, facts.size, facts.contentSize,
+                                 facts.gzipMembers, facts.container.rawValue, deviceId, facts.device.osVersion,
+                                 c.zoneAssumed, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
+                                 c.linesRead, jsonText(c.notes), Clock.nowISO()])
+            let sourceId = db.lastInsertedRowID
+            var events = 0
+            var duplicates = 0
+            if facts.container.isLog, let deviceId {
+                let staged = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.staged_events") ?? 0
+                let columns = Staging.eventColumns.joined(separator: ", ")
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO events (source_id, device_id, bundle_via, \(columns))
+                    SELECT ?, ?, CASE WHEN bundle_id IS NOT NULL THEN 'message' END, \(columns)
+                    FROM temp.staged_events ORDER BY rowid
+                    """, arguments: [sourceId, deviceId])
+                events = db.changesCount
+                duplicates = staged - events
+                try db.execute(sql: """
+                    INSERT INTO process_links (device_id, pid, bundle_id, first_time_us, last_time_us)
+                    SELECT ?, pid, bundle_id, min(time_us), max(time_us) FROM (
+                        SELECT app_pid AS pid, bundle_id, time_us FROM temp.staged_events
+                            WHERE app_pid IS NOT NULL AND bundle_id IS NOT NULL
+                        UNION ALL
+                        SELECT pid, bundle_id, time_us FROM temp.staged_links)
+                    GROUP BY pid, bundle_id
+                    ON CONFLICT (device_id, pid, bundle_id) DO UPDATE SET
+                        first_time_us = min(first_time_us, excluded.first_time_us),
+                        last_time_us = max(last_time_us, excluded.last_time_us)
+                    """, arguments: [deviceId])
+                try BundleLinker.link(deviceId: deviceId, in: db)
+            }
+            var skipped = c.skipped
+            if duplicates > 0 { skipped["duplicate"] = duplicates }
+            try db.execute(sql: "UPDATE sources SET events = ?, skipped = ? WHERE id = ?",
+                           arguments: [events, jsonText(skipped), sourceId])
+            outcome = .stored(sourceId: sourceId, events: events, duplicates: duplicates)
+            return .commit
+        }
+        return outcome
+    }
+
+    static func upsertDevice(_ id: String, _ facts: DeviceFacts, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO devices (id, name, product_type, os_version, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET
+                name = coalesce(excluded.name, name),
+                product_type = coalesce(excluded.product_type, product_type),
+                os_version = coalesce(excluded.os_version, os_version),
+                updated_at = excluded.updated_at
+            """, arguments: [id, facts.name, facts.productType, facts.osVersion, Clock.nowISO()])
+    }
+
+    static func upsertApp(_ app: AppFacts, path: String, sha256: String, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO apps (bundle_id, executable, name, version, usage_keys, background_modes, temporary_purpose_keys,
+                default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256, ingested_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (bundle_id) DO UPDATE SET
+                executable = excluded.executable, name = excluded.name, version = excluded.version,
+                usage_keys = excluded.usage_keys, background_modes = excluded.background_modes,
+                temporary_purpose_keys = excluded.temporary_purpose_keys,
+                default_accuracy_reduced = excluded.default_accuracy_reduced,
+                default_accuracy_reduced_type = excluded.default_accuracy_reduced_type,
+                plist_path = excluded.plist_path, plist_sha256 = excluded.plist_sha256, ingested_at = excluded.ingested_at
+            """, arguments: [app.bundleId, app.executable, app.name, app.version, jsonText(app.usageKeys),
+                             jsonText(app.backgroundModes), app.temporaryPurposeKeys.map { jsonText($0) },
+                             app.defaultAccuracyReduced, app.defaultAccuracyReducedType, path, sha256, Clock.nowISO()])
+    }
+
+    static func jsonText<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    }
+}
+
+/// Links app-process events to bundle ids. App lines name the executable and the pid,
+/// never the bundle, so the link comes from elsewhere, in this order:
+/// 1. `pid`: a system line naming both the bundle and that pid (RunningBoard/locationd
+///    `bundleId` + `pid`, or `clientKey` + `pid`); with pid reuse, the link whose time
+///    span holds the event, else the nearest;
+/// 2. `executable`: an ingested Info.plist whose `CFBundleExecutable` is the process name;
+/// 3. `name`: exactly one bundle seen on the device whose last component equals the
+///    process name, ignoring case (`com.example.runner` for `Runner`).
+enum BundleLinker {
+    static func link(deviceId: String, in db: Database) throws {
+        try db.execute(sql: """
+            WITH ranked AS (
+                SELECT e.id AS event_id, l.bundle_id, row_number() OVER (
+                    PARTITION BY e.id
+                    ORDER BY (e.time_us BETWEEN l.first_time_us AND l.last_time_us) DESC,
+                             min(abs(l.first_time_us - e.time_us), abs(l.last_time_us - e.time_us))) AS rank
+                FROM events e JOIN process_links l ON l.device_id = e.device_id AND l.pid = e.app_pid
+                WHERE e.device_id = ? AND e.bundle_id IS NULL AND e.app_pid IS NOT NULL)
+            UPDATE events SET bundle_id = ranked.bundle_id, bundle_via = 'pid'
+            FROM ranked WHERE ranked.rank = 1 AND events.id = ranked.event_id
+            """, arguments: [deviceId])
+        try db.execute(sql: """
+            UPDATE events SET bundle_via = 'executable',
+                bundle_id = (SELECT a.bundle_id FROM apps a WHERE a.executable = events.process ORDER BY a.bundle_id LIMIT 1)
+            WHERE device_id = ? AND bundle_id IS NULL AND process IN (SELECT executable FROM apps)
+            """, arguments: [deviceId])
+        let unlinked = try String.fetchAll(db, sql: """
+            SELECT DISTINCT process FROM events WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process IS NOT NULL
+            """, arguments: [deviceId])
+        guard !unlinked.isEmpty else { return }
+        let bundles = try String.fetchAll(db, sql: """
+            SELECT bundle_id FROM process_links WHERE device_id = ? UNION SELECT bundle_id FROM apps
+            """, arguments: [deviceId])
+        func key(_ s: Substring) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
+        for process in unlinked {
+            let matches = bundles.filter { key($0.split(separator: ".").last ?? "") == key(Substring(process)) }
+            guard matches.count == 1 else { continue }
+            try db.execute(sql: """
+                UPDATE events SET bundle_id = ?, bundle_via = 'name'
+                WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process = ?
+                """, arguments: [matches[0], deviceId, process])
+        }
+    }
+
+    /// Links again on every device (after an Info.plist arrives).
+    static func linkAll(in db: Database) throws {
+        for device in try String.fetchAll(db, sql: "SELECT DISTINCT device_id FROM events WHERE bundle_id IS NULL") {
+            try link(deviceId: device, in: db)
+        }
+    }
+}

@@ -1,0 +1,2 @@
+import LocAuditCommands
+LocAudit.runMain()
