@@ -51,66 +51,71 @@ struct FileIngest {
         var parseOptions = ingester.options.parse
         parseOptions.fileDate = parseOptions.fileDate ?? fileDate
         var counts = ParseCounts()
-        var factsBytes: [UInt8] = []
+        var appId: String? = nil
         let outcome: CommitOutcome = try db.inDatabase { db in
-            defer { try? Staging.drop(db) }
-            if container.isLog {
-                let staging = try Staging(db: db)
-                let parser = RecordParser(container: container, catalog: ingester.catalog, options: parseOptions, sink: staging)
-                try db.inTransaction(.deferred) {
+            var factsBytes: [UInt8] = []
+            var parser: RecordParser? = nil
+            let writer = try EventWriter(db: db) { [device] in
+                if container == .deviceInfo {
+                    return DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self)).id ?? "unknown"
+                }
+                return device.id ?? parser?.counts.deviceName ?? "unknown"
+            }
+            do {
+                if container.isLog {
+                    parser = RecordParser(container: container, catalog: ingester.catalog, options: parseOptions, sink: writer)
                     for chunk in held {
-                        try parser.consume(chunk.bytes)
+                        try parser!.consume(chunk.bytes)
                         bar.update(path: path, offset: chunk.fileOffset)
                     }
                     held = []
                     while let chunk = try pipe.take() {
-                        try parser.consume(chunk.bytes)
+                        try parser!.consume(chunk.bytes)
                         bar.update(path: path, offset: chunk.fileOffset)
                     }
-                    try parser.finish()
-                    return .commit
-                }
-                counts = parser.counts
-            } else {
-                for chunk in held { factsBytes += chunk.bytes }
-                while let chunk = try pipe.take() {
-                    factsBytes += chunk.bytes
-                    guard factsBytes.count <= FileIngest.maxFactsBytes else {
-                        throw IngestError(description: "too large for a \(container.rawValue) file (over 16 MB). Check that this is the right file.")
+                    try parser!.finish()
+                    counts = parser!.counts
+                } else {
+                    for chunk in held { factsBytes += chunk.bytes }
+                    while let chunk = try pipe.take() {
+                        factsBytes += chunk.bytes
+                        guard factsBytes.count <= FileIngest.maxFactsBytes else {
+                            throw IngestError(description: "too large for a \(container.rawValue) file (over 16 MB). Check that this is the right file.")
+                        }
                     }
                 }
-            }
-            finished = true
-            let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
-                                    contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
-                                    contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
-                                    device: device, counts: counts)
-            switch container {
-            case .infoPlist:
-                let app = try AppFacts.read(Data(factsBytes))
-                return try SourceCommit.commit(facts, deviceId: nil, in: db) { db in
-                    try SourceCommit.upsertApp(app, path: path, sha256: facts.contentSHA256, in: db)
-                    try BundleLinker.linkAll(in: db)
+                finished = true
+                FileIngest.trace("parsed \(path)", since: started)
+                switch container {
+                case .infoPlist:
+                    let app = try AppFacts.read(Data(factsBytes))
+                    appId = app.bundleId
+                case .deviceInfo:
+                    device = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))
+                    guard device.id != nil else {
+                        throw IngestError(description: "ideviceinfo output without UniqueDeviceID or DeviceName; run `ideviceinfo` again with the device connected.")
+                    }
+                default:
+                    if device.name == nil, let seen = counts.deviceName { device.name = seen }
                 }
-            case .deviceInfo:
-                let parsed = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))
-                guard let id = parsed.id else {
-                    throw IngestError(description: "ideviceinfo output without UniqueDeviceID or DeviceName; run `ideviceinfo` again with the device connected.")
+                let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
+                                        contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
+                                        contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
+                                        device: device, counts: counts)
+                return try writer.commit(facts) { db in
+                    if container == .infoPlist {
+                        try SourceCommit.upsertApp(try AppFacts.read(Data(factsBytes)), path: path, sha256: facts.contentSHA256, in: db)
+                        try BundleLinker.linkAll(in: db)
+                    }
                 }
-                device = parsed
-                var withDevice = facts
-                withDevice.device = parsed
-                return try SourceCommit.commit(withDevice, deviceId: id, in: db)
-            default:
-                let id = device.id ?? counts.deviceName ?? "unknown"
-                if device.name == nil, let seen = counts.deviceName { device.name = seen }
-                var withDevice = facts
-                withDevice.device = device
-                return try SourceCommit.commit(withDevice, deviceId: id, in: db)
+            } catch {
+                writer.abandon()
+                throw error
             }
         }
 
         let seconds = Date().timeIntervalSince(started)
+        FileIngest.trace("committed \(path)", since: started)
         switch outcome {
         case .alreadyIngested(let first):
             var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
@@ -119,8 +124,11 @@ struct FileIngest {
         case .stored(_, let events, let duplicates):
             var report = FileReport(path: path, outcome: .ingested, seconds: seconds)
             report.container = container.rawValue
-            report.device = container == .infoPlist ? nil : (device.id ?? counts.deviceName ?? "unknown")
-            report.iosVersion = device.osVersion
+            report.app = appId
+            if container != .infoPlist {
+                report.device = device.id ?? device.name ?? "unknown"
+                report.iosVersion = device.osVersion
+            }
             if container.isLog {
                 report.firstTime = counts.firstUS.map(Timestamps.isoUTC)
                 report.lastTime = counts.lastUS.map(Timestamps.isoUTC)
@@ -148,6 +156,13 @@ struct FileIngest {
         return try db.read { db in
             try String.fetchOne(db, sql: "SELECT path FROM sources WHERE size = ? AND file_sha256 = ?", arguments: [size, sha])
         }
+    }
+
+    /// `LOCAUDIT_TRACE=1` prints phase timings to stderr (for the benchmark and for profiling).
+    static let tracing = ProcessInfo.processInfo.environment["LOCAUDIT_TRACE"] == "1"
+    static func trace(_ what: String, since start: Date) {
+        guard tracing else { return }
+        FileHandle.standardError.write(Data(String(format: "trace %.3fs %@\n", Date().timeIntervalSince(start), what).utf8))
     }
 
     private func deviceFacts() -> DeviceFacts { ingester.deviceFacts(for: path) }

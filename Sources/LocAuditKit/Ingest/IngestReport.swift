@@ -14,6 +14,8 @@ public struct FileReport: Codable, Sendable {
     public var container: String?
     public var device: String?
     public var iosVersion: String?
+    /// For an Info.plist: the app's bundle id.
+    public var app: String?
     public var firstTime: String?
     public var lastTime: String?
     public var zoneAssumed: Bool?
@@ -57,6 +59,8 @@ public struct IngestReport: Codable, Sendable {
                 out += "FAILED  \(f.path): \(f.error ?? "unknown error")\n"
             case .alreadyIngested:
                 out += "skipped \(f.path): already ingested" + (f.sameAs.map { $0 == f.path ? "" : " (same content as \($0))" } ?? "") + "\n"
+            case .ingested where f.app != nil:
+                out += "ingested \(f.path)\n  info-plist · app \(f.app!)\n"
             case .ingested:
                 let device = f.device ?? "unknown device"
                 let ios = f.iosVersion.map { "iOS \($0)" } ?? "iOS unknown"

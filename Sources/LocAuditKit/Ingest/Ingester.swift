@@ -35,7 +35,10 @@ public final class Ingester: @unchecked Sendable {
 
     /// Ingests everything and reports on every file, in input order.
     public func run(progressHandler: ((FileReport) -> Void)? = nil) throws -> IngestReport {
-        let inputs = try Ingester.expand(options.paths)
+        var inputs = try Ingester.expand(options.paths)
+        // A sidecar travels with its log: it is read as that log's device facts, not listed on its own.
+        let sidecars = Set(inputs.compactMap(Ingester.sidecar(of:)))
+        inputs.removeAll { sidecars.contains($0) }
         // Facts first (Info.plists, ideviceinfo files), so that logs find their apps and devices.
         let facts = options.infoPlists + inputs.filter(Ingester.looksLikeFacts)
         let logs = inputs.filter { !Ingester.looksLikeFacts($0) }

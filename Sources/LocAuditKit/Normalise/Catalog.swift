@@ -181,8 +181,13 @@ public final class Catalog: @unchecked Sendable {
 
     /// What a candidate message is: an event, a pid -> bundle link, or nothing.
     public func recognise(_ message: String) -> Recognition {
-        if message.first == "{" {
-            let fields = MessageFields.parse(message) ?? [:]
+        recognise(message, utf8: Array(message.utf8))
+    }
+
+    /// The same, with the message's UTF-8 bytes at hand (the ingest loop has them).
+    func recognise(_ message: String, utf8: [UInt8]) -> Recognition {
+        if utf8.first == UInt8(ascii: "{") {
+            let fields = MessageFields.parse(bytes: utf8) ?? [:]
             if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(Array(msg.utf8))] {
                 for i in indices where compiled[i].pattern.msg == msg {
                     if let event = compiled[i].event(fields: fields) { return .event(event) }
@@ -245,7 +250,8 @@ public enum Recognition: Sendable {
 struct CompiledPattern {
     let pattern: CatalogPattern
     let regex: NSRegularExpression?
-    let fields: [(EventColumn, String)]
+    /// Column <- message key path (split once: this runs for every event).
+    let fields: [(EventColumn, [String])]
     let constants: [(EventColumn, ColumnValue)]
 
     init(_ p: CatalogPattern) throws {
@@ -263,7 +269,7 @@ struct CompiledPattern {
             }
             return c
         }
-        fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { (try column($0.key), $0.value) }
+        fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { (try column($0.key), $0.value.split(separator: ".").map(String.init)) }
         constants = try (p.set ?? [:]).sorted { $0.key < $1.key }.compactMap { name, raw in
             let c = try column(name)
             return Normaliser.value(.string(raw), for: c).map { (c, $0) }
@@ -293,7 +299,7 @@ struct CompiledPattern {
             let range = NSRange(text.startIndex..., in: text)
             guard let match = regex.firstMatch(in: text, range: range) else { return nil }
             for (column, group) in fields {
-                let r = match.range(withName: group)
+                let r = match.range(withName: group.joined(separator: "."))
                 if r.location != NSNotFound, let sr = Range(r, in: text) {
                     event[column] = Normaliser.value(.string(String(text[sr])), for: column)
                 }

@@ -21,7 +21,12 @@ public indirect enum FieldValue: Equatable, Sendable {
 public enum MessageFields {
     /// The top-level keys of a JSON-like message, or nil if it does not start with `{`.
     public static func parse(_ text: String) -> [String: FieldValue]? {
-        var bytes = Array(text.utf8)
+        parse(bytes: Array(text.utf8))
+    }
+
+    /// The top-level keys of a JSON-like message given as UTF-8 bytes.
+    static func parse(bytes input: [UInt8]) -> [String: FieldValue]? {
+        var bytes = input
         bytes.append(0)
         var i = 0
         skipSpace(bytes, &i)
@@ -31,10 +36,14 @@ public enum MessageFields {
 
     /// Looks up a dotted key path (`location.horizontalAccuracy`).
     public static func lookup(_ path: String, in fields: [String: FieldValue]) -> FieldValue? {
+        lookup(path.split(separator: ".").map(String.init), in: fields)
+    }
+
+    /// Looks up a key path given as its components.
+    static func lookup(_ parts: [String], in fields: [String: FieldValue]) -> FieldValue? {
         var current: [String: FieldValue] = fields
-        let parts = path.split(separator: ".")
         for (n, part) in parts.enumerated() {
-            guard let value = current[String(part)] else { return nil }
+            guard let value = current[part] else { return nil }
             if n == parts.count - 1 { return value }
             guard case .object(let inner) = value else { return nil }
             current = inner
@@ -118,6 +127,14 @@ public enum MessageFields {
 
     private static func readString(_ b: [UInt8], _ i: inout Int) -> String? {
         i += 1 // opening quote
+        // Fast path: no escape before the closing quote, one String straight from the bytes.
+        var j = i
+        while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\"), b[j] != 0 { j += 1 }
+        if j < b.count, b[j] == UInt8(ascii: "\"") {
+            let s = b.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[i..<j]), as: UTF8.self) }
+            i = j + 1
+            return s
+        }
         var out: [UInt8] = []
         while i < b.count, b[i] != 0 {
             let c = b[i]

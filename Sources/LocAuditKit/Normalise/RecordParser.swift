@@ -12,6 +12,8 @@ struct ParsedEvent {
     var message: String
     /// Stable identity of the line across overlapping exports of one device.
     var fingerprint: Int64
+    /// How the bundle id was found (`message`, `pid`, `executable`), set by the writer.
+    var bundleVia: String? = nil
 }
 
 /// Where parsed events go (the store's staging area, or a test's array).
@@ -286,13 +288,15 @@ final class RecordParser {
 
     private func recognise(_ bytes: [UInt8], line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
         var message: String
+        var utf8 = bytes
         if let valid = String(validating: bytes, as: UTF8.self) {
             message = valid
         } else {
             counts.note("invalid-utf8")
             message = String(decoding: bytes, as: UTF8.self)
+            utf8 = Array(message.utf8)
         }
-        switch catalog.recognise(message) {
+        switch catalog.recognise(message, utf8: utf8) {
         case .nothing:
             return
         case .link(let bundleId, let linkPid):

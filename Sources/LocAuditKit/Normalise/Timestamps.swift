@@ -92,11 +92,20 @@ enum Timestamps {
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secOfDay = Int(seconds - Int64(days) * 86_400)
         let (y, m, d) = civilFromDays(days)
-        func pad(_ v: Int, _ w: Int) -> String {
-            let s = String(v)
-            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        return String(unsafeUninitializedCapacity: 27) { buf in
+            func put(_ v: Int, _ width: Int, at: Int) {
+                var v = v
+                for k in stride(from: at + width - 1, through: at, by: -1) { buf[k] = UInt8(48 + v % 10); v /= 10 }
+            }
+            put(y, 4, at: 0); buf[4] = 45
+            put(m, 2, at: 5); buf[7] = 45
+            put(d, 2, at: 8); buf[10] = 84
+            put(secOfDay / 3600, 2, at: 11); buf[13] = 58
+            put(secOfDay / 60 % 60, 2, at: 14); buf[16] = 58
+            put(secOfDay % 60, 2, at: 17); buf[19] = 46
+            put(micros, 6, at: 20); buf[26] = 90
+            return 27
         }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2)):\(pad(secOfDay % 60, 2)).\(pad(micros, 6))Z"
     }
 
     static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {

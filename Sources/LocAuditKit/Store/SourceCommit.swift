@@ -21,65 +21,8 @@ enum CommitOutcome {
     case alreadyIngested(path: String)
 }
 
-/// Moves a staged file into the store in one short write transaction, links app
-/// processes to bundles, and records the source row.
+/// The store's upserts for device and app facts.
 enum SourceCommit {
-    static func commit(_ facts: SourceFacts, deviceId: String?, in db: Database,
-                       alsoWrite: (Database) throws -> Void = { _ in }) throws -> CommitOutcome {
-        var outcome: CommitOutcome = .alreadyIngested(path: "")
-        try db.inTransaction(.immediate) {
-            if let existing = try String.fetchOne(db, sql: "SELECT path FROM sources WHERE content_sha256 = ?", arguments: [facts.contentSHA256]) {
-                outcome = .alreadyIngested(path: existing)
-                return .rollback
-            }
-            if let deviceId { try upsertDevice(deviceId, facts.device, in: db) }
-            try alsoWrite(db)
-            let c = facts.counts
-            try db.execute(sql: """
-                INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
-                    device_id, os_version, zone_assumed, first_time, last_time, lines_read, events, skipped, notes, ingested_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '{}', ?, ?)
-                """, arguments: [facts.path, facts.fileSHA256, facts.contentSHA256, facts.size, facts.contentSize,
-                                 facts.gzipMembers, facts.container.rawValue, deviceId, facts.device.osVersion,
-                                 c.zoneAssumed, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
-                                 c.linesRead, jsonText(c.notes), Clock.nowISO()])
-            let sourceId = db.lastInsertedRowID
-            var events = 0
-            var duplicates = 0
-            if facts.container.isLog, let deviceId {
-                let staged = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.staged_events") ?? 0
-                let columns = Staging.eventColumns.joined(separator: ", ")
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO events (source_id, device_id, bundle_via, \(columns))
-                    SELECT ?, ?, CASE WHEN bundle_id IS NOT NULL THEN 'message' END, \(columns)
-                    FROM temp.staged_events ORDER BY rowid
-                    """, arguments: [sourceId, deviceId])
-                events = db.changesCount
-                duplicates = staged - events
-                try db.execute(sql: """
-                    INSERT INTO process_links (device_id, pid, bundle_id, first_time_us, last_time_us)
-                    SELECT ?, pid, bundle_id, min(time_us), max(time_us) FROM (
-                        SELECT app_pid AS pid, bundle_id, time_us FROM temp.staged_events
-                            WHERE app_pid IS NOT NULL AND bundle_id IS NOT NULL
-                        UNION ALL
-                        SELECT pid, bundle_id, time_us FROM temp.staged_links)
-                    GROUP BY pid, bundle_id
-                    ON CONFLICT (device_id, pid, bundle_id) DO UPDATE SET
-                        first_time_us = min(first_time_us, excluded.first_time_us),
-                        last_time_us = max(last_time_us, excluded.last_time_us)
-                    """, arguments: [deviceId])
-                try BundleLinker.link(deviceId: deviceId, in: db)
-            }
-            var skipped = c.skipped
-            if duplicates > 0 { skipped["duplicate"] = duplicates }
-            try db.execute(sql: "UPDATE sources SET events = ?, skipped = ? WHERE id = ?",
-                           arguments: [events, jsonText(skipped), sourceId])
-            outcome = .stored(sourceId: sourceId, events: events, duplicates: duplicates)
-            return .commit
-        }
-        return outcome
-    }
-
     static func upsertDevice(_ id: String, _ facts: DeviceFacts, in db: Database) throws {
         try db.execute(sql: """
             INSERT INTO devices (id, name, product_type, os_version, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -139,10 +82,11 @@ enum BundleLinker {
         try db.execute(sql: """
             UPDATE events SET bundle_via = 'executable',
                 bundle_id = (SELECT a.bundle_id FROM apps a WHERE a.executable = events.process ORDER BY a.bundle_id LIMIT 1)
-            WHERE device_id = ? AND bundle_id IS NULL AND process IN (SELECT executable FROM apps)
+            WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process IN (SELECT executable FROM apps)
             """, arguments: [deviceId])
         let unlinked = try String.fetchAll(db, sql: """
-            SELECT DISTINCT process FROM events WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process IS NOT NULL
+            SELECT DISTINCT process FROM events
+            WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process IS NOT NULL
             """, arguments: [deviceId])
         guard !unlinked.isEmpty else { return }
         let bundles = try String.fetchAll(db, sql: """

@@ -1,0 +1,210 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Writes one file's events into the store, wholly or not at all.
+///
+/// Events are held in memory while the file is read, so that parallel jobs and other
+/// processes keep using the store; a file with more than `budgetBytes` of events takes
+/// the write lock when the budget is reached and writes the rest straight through. Either
+/// way everything lands in one transaction with the source row, or nothing does.
+///
+/// App lines name a pid and an executable, not a bundle: the writer links them as it goes
+/// (the latest system line of this file naming that pid with a bundle, else an Info.plist
+/// executable); what is still unlinked at the end is left to `BundleLinker`.
+final class EventWriter: ParseSink {
+    private let db: Database
+    /// The device's id, fixed when the writer first writes (the log's own lines may name it).
+    private let resolveDevice: () -> String
+    private(set) lazy var deviceId: String = resolveDevice()
+    private let budgetBytes: Int
+    private var buffer: [ParsedEvent] = []
+    private var bufferedBytes = 0
+    private var insert: Statement?
+    private var sourceId: Int64?
+    private(set) var stored = 0
+    private(set) var duplicates = 0
+
+    /// pid -> bundle, from this file's system lines so far.
+    private var currentBundle: [Int64: String] = [:]
+    /// Every (pid, bundle) seen in this file with its time span, for `process_links`.
+    private var linkSpans: [PidBundle: (first: Int64, last: Int64)] = [:]
+    private let executables: [String: String]
+
+    private struct PidBundle: Hashable { var pid: Int64; var bundle: String }
+
+    static let columns = ["source_id", "device_id", "line", "time_us", "time", "utc_offset", "process", "pid", "kind", "pattern"]
+        + EventColumn.allCases.map(\.rawValue) + ["bundle_via", "message", "fingerprint"]
+
+    init(db: Database, budgetBytes: Int = 48 << 20, device: @escaping () -> String) throws {
+        self.db = db
+        self.resolveDevice = device
+        self.budgetBytes = budgetBytes
+        var executables: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT executable, bundle_id FROM apps WHERE executable IS NOT NULL ORDER BY bundle_id DESC") {
+            executables[row[0]] = row[1]
+        }
+        self.executables = executables
+    }
+
+    // MARK: ParseSink
+
+    func event(_ parsed: ParsedEvent) throws {
+        var e = parsed
+        if let pid = e.event[.appPid].flatMap(EventWriter.integer) {
+            if case .text(let bundle)? = e.event[.bundleId] {
+                noteLink(pid: pid, bundle: bundle, time: e.timeUS)
+                e.bundleVia = "message"
+            } else if let bundle = currentBundle[pid] {
+                e.event[.bundleId] = .text(bundle)
+                e.bundleVia = "pid"
+            } else if e.event.scope == .app, let process = e.process, let bundle = executables[process] {
+                e.event[.bundleId] = .text(bundle)
+                e.bundleVia = "executable"
+            }
+        } else if e.event[.bundleId] != nil {
+            e.bundleVia = "message"
+        }
+        if sourceId != nil {
+            try write(e)
+            return
+        }
+        buffer.append(e)
+        bufferedBytes += e.message.utf8.count + 256
+        if bufferedBytes > budgetBytes {
+            try begin()
+        }
+    }
+
+    func link(bundleId: String, pid: Int64, timeUS: Int64) throws {
+        noteLink(pid: pid, bundle: bundleId, time: timeUS)
+    }
+
+    private func noteLink(pid: Int64, bundle: String, time: Int64) {
+        currentBundle[pid] = bundle
+        let key = PidBundle(pid: pid, bundle: bundle)
+        if let span = linkSpans[key] {
+            linkSpans[key] = (min(span.first, time), max(span.last, time))
+        } else {
+            linkSpans[key] = (time, time)
+        }
+    }
+
+    private static func integer(_ v: ColumnValue) -> Int64? {
+        if case .integer(let i) = v { return i }
+        return nil
+    }
+
+    // MARK: Writing
+
+    /// Takes the write lock, inserts the source row and the buffered events.
+    /// The source row is provisional until `commit` gives it its final values.
+    private func begin() throws {
+        try db.beginTransaction(.immediate)
+        try db.execute(sql: """
+            INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
+                device_id, zone_assumed, lines_read, events, skipped, notes, ingested_at)
+            VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
+            """, arguments: ["pending:\(UUID().uuidString)"])
+        sourceId = db.lastInsertedRowID
+        insert = try db.makeStatement(sql: """
+            INSERT OR IGNORE INTO events (\(EventWriter.columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: EventWriter.columns.count).joined(separator: ", ")))
+            """)
+        for e in buffer { try write(e) }
+        buffer = []
+        bufferedBytes = 0
+    }
+
+    /// Binds straight to SQLite: this runs once per event, and building GRDB's
+    /// `StatementArguments` for 33 columns cost more than the insert itself.
+    private func write(_ e: ParsedEvent) throws {
+        let stmt = insert!.sqliteStatement
+        var i: Int32 = 1
+        func bind(_ value: Int64?) { if let value { sqlite3_bind_int64(stmt, i, value) } else { sqlite3_bind_null(stmt, i) }; i += 1 }
+        func bind(_ value: String?) {
+            if let value { sqlite3_bind_text(stmt, i, value, -1, SQLITE_TRANSIENT) } else { sqlite3_bind_null(stmt, i) }
+            i += 1
+        }
+        bind(sourceId)
+        bind(deviceId)
+        bind(Int64(e.line))
+        bind(e.timeUS)
+        bind(Timestamps.isoUTC(e.timeUS))
+        bind(e.offset.map { Int64($0) })
+        bind(e.process)
+        bind(e.pid)
+        bind(e.event.kind.rawValue)
+        bind(e.event.pattern)
+        for column in EventWriter.eventColumns {
+            switch e.event[column] {
+            case .text(let s)?: bind(s)
+            case .integer(let n)?: bind(n)
+            case .real(let d)?: sqlite3_bind_double(stmt, i, d); i += 1
+            case nil: sqlite3_bind_null(stmt, i); i += 1
+            }
+        }
+        bind(e.bundleVia)
+        bind(e.message)
+        bind(e.fingerprint)
+        let rc = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard rc == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        if sqlite3_changes(db.sqliteConnection) == 1 { stored += 1 } else { duplicates += 1 }
+    }
+
+    private static let eventColumns = EventColumn.allCases
+
+    /// Stores everything with the source row, unless the same content is already there.
+    func commit(_ facts: SourceFacts, alsoWrite: (Database) throws -> Void = { _ in }) throws -> CommitOutcome {
+        do {
+            if sourceId == nil { try begin() }
+            if let existing = try String.fetchOne(db, sql: "SELECT path FROM sources WHERE content_sha256 = ? AND id != ?",
+                                                  arguments: [facts.contentSHA256, sourceId]) {
+                try db.rollback()
+                return .alreadyIngested(path: existing)
+            }
+            if facts.container.isLog || facts.container == .deviceInfo { try SourceCommit.upsertDevice(deviceId, facts.device, in: db) }
+            try alsoWrite(db)
+            var skipped = facts.counts.skipped
+            if duplicates > 0 { skipped["duplicate"] = duplicates }
+            let c = facts.counts
+            try db.execute(sql: """
+                UPDATE sources SET path = ?, file_sha256 = ?, content_sha256 = ?, size = ?, content_size = ?, gzip_members = ?,
+                    container = ?, device_id = ?, os_version = ?, zone_assumed = ?, first_time = ?, last_time = ?,
+                    lines_read = ?, events = ?, skipped = ?, notes = ?, ingested_at = ?
+                WHERE id = ?
+                """, arguments: [facts.path, facts.fileSHA256, facts.contentSHA256, facts.size, facts.contentSize,
+                                 facts.gzipMembers, facts.container.rawValue,
+                                 facts.container == .infoPlist ? nil : deviceId, facts.device.osVersion,
+                                 c.zoneAssumed, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
+                                 c.linesRead, stored, SourceCommit.jsonText(skipped), SourceCommit.jsonText(c.notes),
+                                 Clock.nowISO(), sourceId])
+            let upsertLink = try db.makeStatement(sql: """
+                INSERT INTO process_links (device_id, pid, bundle_id, first_time_us, last_time_us) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (device_id, pid, bundle_id) DO UPDATE SET
+                    first_time_us = min(first_time_us, excluded.first_time_us),
+                    last_time_us = max(last_time_us, excluded.last_time_us)
+                """)
+            for (key, span) in linkSpans {
+                try upsertLink.execute(arguments: [deviceId, key.pid, key.bundle, span.first, span.last])
+            }
+            if facts.container.isLog { try BundleLinker.link(deviceId: deviceId, in: db) }
+            try db.commit()
+            return .stored(sourceId: sourceId!, events: stored, duplicates: duplicates)
+        } catch {
+            if db.isInsideTransaction { try? db.rollback() }
+            throw error
+        }
+    }
+
+    /// Gives up: nothing of the file stays.
+    func abandon() {
+        if db.isInsideTransaction { try? db.rollback() }
+    }
+}
+
+/// SQLite's "copy the value now" destructor, a C macro Swift cannot import.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import LocAuditKit
+
+@Suite struct StoreTests {
+    static func day(_ day: Int, from: Int = 0, count: Int = 40) -> String {
+        (from..<(from + count)).map { i in
+            syslogLine(String(format: "Nov %2d 12:%02d:%02d", day, i / 60, i % 60), "Runner(CoreLocation)", 412, Messages.delivery(accuracy: Double(i)))
+        }.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aFileAlreadyIngestedIsSkippedEvenRecompressedOrRenamed() throws {
+        let ws = try Workspace()
+        let plain = try ws.write("a.log", StoreTests.day(12))
+        let first = try ws.ingest([plain]) { $0.parse.year = 2026 }
+        #expect(first.files.first?.outcome == .ingested)
+        let again = try ws.ingest([plain, try ws.writeGzip("renamed.log.gz", StoreTests.day(12))]) { $0.parse.year = 2026 }
+        #expect(again.files.map(\.outcome) == [.alreadyIngested, .alreadyIngested])
+        #expect(again.files.map(\.sameAs) == [plain, plain])
+        #expect(again.exitCode == 0)
+        #expect(try ws.count("SELECT count(*) FROM events") == 40)
+        #expect(try ws.count("SELECT count(*) FROM sources") == 1)
+    }
+
+    @Test func overlappingExportsOfOneDeviceDoNotDoubleEvents() throws {
+        let ws = try Workspace()
+        let morning = try ws.write("m.log", StoreTests.day(12, from: 0, count: 40))
+        let overlap = try ws.write("o.log", StoreTests.day(12, from: 20, count: 40))
+        let report = try ws.ingest([morning, overlap]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: "D1"); $0.jobs = 1 }
+        #expect(report.files.map(\.events) == [40, 20])
+        #expect(report.files[1].skipped?["duplicate"] == 20)
+        #expect(try ws.count("SELECT count(*) FROM events") == 60)
+        // The same lines from another device are that device's events.
+        let other = try ws.ingest([try ws.write("other.log", StoreTests.day(12, from: 0, count: 40) + "\n")]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: "D2") }
+        #expect(other.files.first?.events == 40)
+    }
+
+    @Test func identicalLinesInOneSecondAreAllKept() throws {
+        let ws = try Workspace()
+        let line = syslogLine("Nov 12 12:00:00", "Runner(CoreLocation)", 412, Messages.call("startUpdatingLocation"))
+        let report = try ws.ingest([try ws.write("rep.log", [line, line, line].joined(separator: "\n"))]) { $0.parse.year = 2026 }
+        #expect(report.files.first?.events == 3)
+    }
+
+    @Test func twoIngestProcessesOnOneDatabaseBothFinishAndCountNothingTwice() throws {
+        let ws = try Workspace()
+        var files: [String] = []
+        for d in 1...6 { files.append(try ws.writeGzip("d\(d).log.gz", StoreTests.day(d, count: 300))) }
+        let db = ws.store.path
+        let exe = locauditExecutable
+        // Both runs get every file, in opposite orders, at the same time.
+        let results = [files, files.reversed()].map { list in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: exe)
+            p.arguments = ["ingest", "--db", db, "--quiet", "--year", "2026", "--device", "D"] + list
+            p.standardOutput = FileHandle.nullDevice
+            return p
+        }
+        for p in results { try p.run() }
+        for p in results { p.waitUntilExit() }
+        #expect(results.map(\.terminationStatus) == [0, 0])
+        #expect(try ws.count("SELECT count(*) FROM sources") == 6)
+        #expect(try ws.count("SELECT count(*) FROM events") == 6 * 300)
+        #expect(try ws.count("SELECT count(*) FROM (SELECT content_sha256 FROM sources GROUP BY 1 HAVING count(*) > 1)") == 0)
+    }
+
+    @Test func appLinesAreLinkedToTheirBundle() throws {
+        let ws = try Workspace()
+        let plist = try ws.write("Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>CFBundleIdentifier</key><string>com.example.weather</string>
+            <key>CFBundleExecutable</key><string>WeatherNow</string>
+            <key>NSLocationWhenInUseUsageDescription</key><string>To show the weather here.</string>
+            </dict></plist>
+            """)
+        let body = [
+            // 1. pid link from RunningBoard, before or after the app's lines; pid 412 is reused later by another app.
+            syslogLine("Nov 12 09:00:01", "Runner(CoreLocation)", 412, Messages.delivery()),
+            syslogLine("Nov 12 09:00:02", "locationd", 64, Messages.appState("ForegroundRunning", pid: 412, bundle: "com.example.runner")),
+            syslogLine("Nov 12 11:00:00", "locationd", 64, Messages.appState("ForegroundRunning", pid: 412, bundle: "com.example.other")),
+            syslogLine("Nov 12 11:00:01", "OtherApp(CoreLocation)", 412, Messages.delivery()),
+            // A clientKey line carrying a pid.
+            syslogLine("Nov 12 11:30:00", "locationd", 64, #"{"msg":"Client connected", "clientKey":"icom.example.keyed:", "pid":700}"#),
+            syslogLine("Nov 12 11:30:01", "Keyed(CoreLocation)", 700, Messages.delivery()),
+            // 2. executable from the Info.plist.
+            syslogLine("Nov 12 12:00:00", "WeatherNow(CoreLocation)", 500, Messages.delivery()),
+            // 3. the process name is the bundle's last component.
+            syslogLine("Nov 12 12:00:05", "SpringBoard", 58, "Bootstrapping app<com.example.tracker> with intent foreground-interactive"),
+            syslogLine("Nov 12 12:00:06", "Tracker(CoreLocation)", 600, Messages.delivery()),
+            // Nothing links this one.
+            syslogLine("Nov 12 12:00:07", "Mystery(CoreLocation)", 800, Messages.delivery()),
+        ].joined(separator: "\n")
+        let report = try ws.ingest([try ws.write("links.log", body)]) { $0.parse.year = 2026; $0.infoPlists = [plist] }
+        #expect(report.failed == 0)
+        let rows = try ws.rows("SELECT process, bundle_id, bundle_via FROM events WHERE kind = 'location' ORDER BY line")
+        #expect(rows.map { $0["bundle_id"] as String? } == ["com.example.runner", "com.example.other", "com.example.keyed", "com.example.weather", "com.example.tracker", nil])
+        #expect(rows.map { $0["bundle_via"] as String? } == ["pid", "pid", "pid", "executable", "name", nil])
+    }
+
+    @Test func anInfoPlistIngestedLaterLinksEarlierLines() throws {
+        let ws = try Workspace()
+        _ = try ws.ingest([try ws.write("w.log", syslogLine("Nov 12 12:00:00", "WeatherNow(CoreLocation)", 500, Messages.delivery()))]) { $0.parse.year = 2026 }
+        #expect(try ws.count("SELECT count(*) FROM events WHERE bundle_id IS NULL") == 1)
+        _ = try ws.ingest([packageRoot.appendingPathComponent("samples/apps").path])
+        #expect(try ws.count("SELECT count(*) FROM events WHERE bundle_id = 'com.example.weather'") == 1)
+    }
+
+    @Test func deviceFactsComeFromFlagsElseTheSidecarElseTheLog() throws {
+        let ws = try Workspace()
+        let log = try ws.writeGzip("fleet/DEV-2026-11-21.log.gz", StoreTests.day(21))
+        try ws.write("fleet/DEV-2026-11-21.ideviceinfo.txt", "DeviceName: Lab 7\nProductType: iPhone15,2\nProductVersion: 17.5.1\nUniqueDeviceID: 00008120-AAAA\n")
+        let report = try ws.ingest([ws.dir.appendingPathComponent("fleet").path]) { $0.parse.year = 2026 }
+        #expect(report.files.count == 1, "the sidecar travels with its log")
+        #expect(report.files.first?.device == "00008120-AAAA")
+        #expect(report.files.first?.iosVersion == "17.5.1")
+        #expect(try ws.rows("SELECT os_version FROM sources").first?["os_version"] as String? == "17.5.1")
+        #expect(try ws.rows("SELECT name FROM devices").first?["name"] as String? == "Lab 7")
+        let flags = try ws.ingest([try ws.write("x.log", StoreTests.day(22))]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: "CLI", osVersion: "12.5.7") }
+        #expect(flags.files.first?.device == "CLI")
+        let none = try ws.ingest([try ws.write("y.log", StoreTests.day(23))]) { $0.parse.year = 2026 }
+        #expect(none.files.first?.device == "iPhone", "the name in the idevicesyslog lines")
+        #expect(none.files.first?.iosVersion == nil)
+        _ = log
+    }
+}
+
+@Suite struct CommandLineTests {
+    @Test func usageErrorsExitWith2AndSayWhatToDo() throws {
+        let result = try run(locauditExecutable, ["ingest", "--tz", "Mars/Olympus", "x.log"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Unknown time zone"))
+        #expect(try run(locauditExecutable, ["ingest"]).status == 2)
+    }
+
+    @Test func standardInputIsIngestedAndTheJSONSummaryIsForScripts() throws {
+        let ws = try Workspace()
+        let gz = try gzip(Array(StoreTests.day(12).utf8))
+        let result = try run(locauditExecutable, ["ingest", "--db", ws.store.path, "--json", "--year", "2026", "-"], stdin: gz)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let files = try #require(json?["files"] as? [[String: Any]])
+        #expect(files.first?["outcome"] as? String == "ingested")
+        #expect(files.first?["events"] as? Int == 40)
+        #expect(files.first?["container"] as? String == "idevicesyslog")
+    }
+
+    @Test func aFailedFileExits1AndNothingToReadExits3() throws {
+        let ws = try Workspace()
+        let cut = try ws.write("cut.log.gz", Array(try gzip(Array(StoreTests.day(12).utf8)).prefix(100)))
+        let failed = try run(locauditExecutable, ["ingest", "--db", ws.store.path, cut])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("FAILED") && failed.stdout.contains("cut.log.gz"))
+        let emptyDir = ws.dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: emptyDir, withIntermediateDirectories: true)
+        #expect(try run(locauditExecutable, ["ingest", "--db", ws.store.path, emptyDir.path]).status == 3)
+    }
+
+    @Test func catalogTestChecksAUserFile() throws {
+        let ws = try Workspace()
+        #expect(try run(locauditExecutable, ["catalog", "test"], environment: ["LOCAUDIT_CATALOG": ""]).status == 0)
+        let bad = try ws.write("c.json", #"{"patterns": [{"id": "u", "kind": "crash", "scope": "app", "contains": "boom", "samples": [{"message": "no match", "expect": {}}]}]}"#)
+        let result = try run(locauditExecutable, ["catalog", "test", bad])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL u sample 1: not recognised"))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+@testable import LocAuditKit
+
+/// A temporary directory with its own store, for one test.
+final class Workspace {
+    let dir: URL
+    let store: Store
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        store = try Store(path: dir.appendingPathComponent("test.sqlite").path)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    /// Writes a file (bytes or text) and returns its path.
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
+
+    /// Writes `text` gzipped with the real gzip.
+    @discardableResult
+    func writeGzip(_ name: String, _ text: String) throws -> String {
+        try write(name, try gzip(Array(text.utf8)))
+    }
+
+    func ingest(_ paths: [String], _ configure: (inout IngestOptions) -> Void = { _ in }) throws -> IngestReport {
+        var options = IngestOptions(paths: paths)
+        options.quiet = true
+        configure(&options)
+        return try Ingester(store: store, options: options).run()
+    }
+
+    func rows(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
+        try store.connect(readOnly: true).read { try Row.fetchAll($0, sql: sql, arguments: arguments) }
+    }
+
+    func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
+        try store.connect(readOnly: true).read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
+    }
+
+    /// Every row of every table, as text: "the database's content" for atomicity checks.
+    func contentDump() throws -> String {
+        try store.connect(readOnly: true).read { db in
+            var out = ""
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+                out += "## \(table)\n"
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY 1, 2") { out += "\(row)\n" }
+            }
+            return out
+        }
+    }
+}
+
+/// Runs a real program and returns its exit status and output.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
+    try input.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "gzip -c -n"]
+    let out = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardInput = input
+    try process.run()
+    let writer = Thread { input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close() }
+    writer.start()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Array(data)
+}
+
+/// The package root, found from this file.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The `locaudit` executable built alongside the tests.
+var locauditExecutable: String {
+    let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+                      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+    for dir in candidates {
+        let path = dir.appendingPathComponent("locaudit").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return packageRoot.appendingPathComponent(".build/debug/locaudit").path
+}
+
+/// An idevicesyslog line.
+func syslogLine(_ stamp: String, _ process: String, _ pid: Int, _ message: String, device: String = "iPhone") -> String {
+    "\(stamp) \(device) \(process)[\(pid)] <Notice>: \(message)"
+}
+
+enum Messages {
+    static func appState(_ state: String, pid: Int, bundle: String) -> String {
+        #"{"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"\#(state)", "pid":\#(pid), "bundleId":"\#(bundle)"}"#
+    }
+    static func delivery(accuracy: Double = 5) -> String {
+        #"{"msg":"#CLLocationManager invoking #delegate", "self":"0x1483580a0", "delegate":"0x148270140", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.8584, "longitude":2.2945, "horizontalAccuracy":\#(accuracy), "timestamp":810124690.49}}"#
+    }
+    static let privateDelivery = #"{"msg":"#CLLocationManager invoking #delegate", "self":"0x1483580a0", "selector":"locationManager:didUpdateLocations:", "location":<private>}"#
+    static func call(_ cmd: String) -> String {
+        #"{"msg":"CLLocationManager", "event":"activity", "_cmd":"\#(cmd)", "self":"0x1038ead60"}"#
+    }
+}
