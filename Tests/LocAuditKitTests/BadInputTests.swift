@@ -81,7 +81,7 @@ import Testing
         line("garbage that is no record")
         line("Xyz 99 12:00:02 iPhone Runner[412] <Notice>: bad stamp")
         // Invalid UTF-8 inside a recognised message is repaired, and counted.
-        bytes += Array(syslogLine("Nov 12 12:00:03", "locationd", 64, #"{"msg":"#Authorization prompt", "bundleId":"com.ex"#).utf8)
+        bytes += Array(syslogLine("Nov 12 12:00:03", "locationd", 64, ##"{"msg":"#Authorization prompt", "bundleId":"com.ex"##).utf8)
         bytes += [0xff, 0xfe] + Array(#"", "kind":"WhenInUse", "options":"WhenInUse,Deny"}"#.utf8) + [0x0a]
         // Time going backwards is kept.
         line(syslogLine("Nov 12 11:59:00", "Runner(CoreLocation)", 412, Messages.privateDelivery))
@@ -106,7 +106,7 @@ import Testing
 
     @Test func aGarbageLineBeforeAnyRecordIsMalformedAndAfterOneAContinuation() throws {
         let ws = try Workspace()
-        let body = "garbage first\n" + syslogLine("Nov 12 12:00:01", "locationd", 64, #"{"msg":"#Authorization prompt", "bundleId":"com.example.app","#) + "\n \"kind\":\"Always\", \"options\":\"WhenInUse,Always,Deny\"}\n"
+        let body = "garbage first\n" + syslogLine("Nov 12 12:00:01", "locationd", 64, ##"{"msg":"#Authorization prompt", "bundleId":"com.example.app","##) + "\n \"kind\":\"Always\", \"options\":\"WhenInUse,Always,Deny\"}\n"
         let report = try ws.ingest([try ws.write("c.log", body)]) { $0.parse.year = 2026 }
         let file = try #require(report.files.first)
         #expect(file.skipped?["malformed"] == 1)
@@ -119,7 +119,7 @@ import Testing
     @Test func nulSeparatedRecordsWithNewlinesAndVisEscapes() throws {
         let ws = try Workspace()
         var bytes: [UInt8] = []
-        bytes += Array(syslogLine("Nov 12 12:00:01", "locationd", 64, #"{"msg":"#Authorization prompt", "bundleId":"com.example.caf\M-C\M-)","#).utf8)
+        bytes += Array(syslogLine("Nov 12 12:00:01", "locationd", 64, ##"{"msg":"#Authorization prompt", "bundleId":"com.example.caf\M-C\M-)","##).utf8)
         bytes += Array("\n \"kind\":\"WhenInUse\", \"options\":\"WhenInUse,Deny\", \"path\":\"C:\\134tmp\"}".utf8) + [0]
         bytes += Array(syslogLine("Nov 12 12:00:02", "Runner(CoreLocation)", 412, Messages.delivery()).utf8) + [0]
         let report = try ws.ingest([try ws.write("nul.log", bytes)]) { $0.parse.year = 2026 }

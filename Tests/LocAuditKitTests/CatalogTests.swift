@@ -21,7 +21,7 @@ import Testing
         let file = CatalogFile(patterns: [CatalogPattern(
             id: "user.bar", kind: .blueBar, scope: .system, msg: "#Indicator", contains: nil, regex: nil, when: nil,
             fields: ["visible": "shown"], set: nil,
-            samples: [CatalogSample(message: #"{"msg":"#Indicator", "shown":0}"#, expect: ["visible": "1"])])])
+            samples: [CatalogSample(message: ##"{"msg":"#Indicator", "shown":0}"##, expect: ["visible": "1"])])])
         let catalog = try Catalog(patterns: file.patterns)
         #expect(catalog.checkSamples() == [#"user.bar sample 1: visible is "0", expected "1""#])
     }
@@ -38,12 +38,12 @@ import Testing
         let catalog = try Catalog.load(userFiles: [path])
         #expect(catalog.checkSamples().isEmpty)
         #expect(catalog.patterns.filter { $0.id == "system.blue-bar" }.count == 1)
-        guard case .nothing = catalog.recognise(#"{"msg":"#BackgroundIndicator visibility", "bundleId":"com.example.app", "visible":1}"#) else {
+        guard case .nothing = catalog.recognise(##"{"msg":"#BackgroundIndicator visibility", "bundleId":"com.example.app", "visible":1}"##) else {
             Issue.record("the old wording should no longer be recognised")
             return
         }
         let log = try ws.write("a.log", syslogLine("Nov 12 12:25:00", "locationd", 64,
-                                                   #"{"msg":"#StatusBar location pill", "client":"com.example.app", "shown":true}"#) + "\n")
+                                                   ##"{"msg":"#StatusBar location pill", "client":"com.example.app", "shown":true}"##) + "\n")
         let report = try ws.ingest([log]) { $0.catalogFiles = [path]; $0.parse.year = 2026 }
         #expect(report.files.first?.events == 1)
         #expect(try ws.count("SELECT count(*) FROM events WHERE kind = 'blue-bar' AND visible = 1 AND bundle_id = 'com.example.app'") == 1)

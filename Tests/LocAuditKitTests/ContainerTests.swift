@@ -81,7 +81,7 @@ import Testing
 
     @Test func ndjsonAndJSONArrayGiveTheSameEvents() throws {
         let records = [
-            #"{"timestamp":"2026-07-26 18:11:22.348728+1200","processImagePath":"/usr/libexec/locationd","processID":64,"subsystem":"com.apple.locationd.Core","category":"Client","messageType":"Default","eventType":"logEvent","eventMessage":"{\"msg\":\"#Authorization changed\", \"bundleId\":\"com.example.app\", \"status\":\"AuthorizedWhenInUse\", \"reason\":\"Prompt\", \"provisional\":0, \"temporary\":1}"}"#,
+            ##"{"timestamp":"2026-07-26 18:11:22.348728+1200","processImagePath":"/usr/libexec/locationd","processID":64,"subsystem":"com.apple.locationd.Core","category":"Client","messageType":"Default","eventType":"logEvent","eventMessage":"{\"msg\":\"#Authorization changed\", \"bundleId\":\"com.example.app\", \"status\":\"AuthorizedWhenInUse\", \"reason\":\"Prompt\", \"provisional\":0, \"temporary\":1}"}"##,
             #"{"timestamp":"2026-07-26 18:11:23.000000+1200","processImagePath":"/usr/libexec/locationd","processID":64,"eventType":"activityCreateEvent","eventMessage":"locationd activity"}"#,
         ]
         let ws = try Workspace()

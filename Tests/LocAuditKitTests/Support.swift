@@ -54,7 +54,7 @@ final class Workspace {
             var out = ""
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
                 out += "## \(table)\n"
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY 1, 2") { out += "\(row)\n" }
+                out += try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").map { "\($0)\n" }.sorted().joined()
             }
             return out
         }
@@ -120,9 +120,9 @@ enum Messages {
         #"{"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"\#(state)", "pid":\#(pid), "bundleId":"\#(bundle)"}"#
     }
     static func delivery(accuracy: Double = 5) -> String {
-        #"{"msg":"#CLLocationManager invoking #delegate", "self":"0x1483580a0", "delegate":"0x148270140", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.8584, "longitude":2.2945, "horizontalAccuracy":\#(accuracy), "timestamp":810124690.49}}"#
+        ##"{"msg":"#CLLocationManager invoking #delegate", "self":"0x1483580a0", "delegate":"0x148270140", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.8584, "longitude":2.2945, "horizontalAccuracy":\##(accuracy), "timestamp":810124690.49}}"##
     }
-    static let privateDelivery = #"{"msg":"#CLLocationManager invoking #delegate", "self":"0x1483580a0", "selector":"locationManager:didUpdateLocations:", "location":<private>}"#
+    static let privateDelivery = ##"{"msg":"#CLLocationManager invoking #delegate", "self":"0x1483580a0", "selector":"locationManager:didUpdateLocations:", "location":<private>}"##
     static func call(_ cmd: String) -> String {
         #"{"msg":"CLLocationManager", "event":"activity", "_cmd":"\#(cmd)", "self":"0x1038ead60"}"#
     }

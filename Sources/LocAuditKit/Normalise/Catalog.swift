@@ -93,8 +93,10 @@ public final class Catalog: @unchecked Sendable {
     static func decode(_ data: Data, origin: String) throws -> CatalogFile {
         do {
             return try JSONDecoder().decode(CatalogFile.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             throw CatalogError(description: "\(origin): not valid JSON (\(context.debugDescription)). Fix the file; `locaudit catalog show` prints a valid example.")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw CatalogError(description: "\(origin): wrong value at \(path(context)): \(context.debugDescription). `locaudit catalog show` lists the kinds and columns in use.")
         } catch let DecodingError.keyNotFound(key, context) {
             throw CatalogError(description: "\(origin): missing \"\(key.stringValue)\" at \(path(context)). Every pattern needs id, kind, scope and samples.")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

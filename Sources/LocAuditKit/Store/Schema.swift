@@ -80,7 +80,7 @@ enum Schema {
                     message TEXT NOT NULL,
                     fingerprint INTEGER NOT NULL
                 );
-                CREATE UNIQUE INDEX events_by_fingerprint ON events(device_id, fingerprint);
+                CREATE UNIQUE INDEX events_by_fingerprint ON events(device_id, time_us, fingerprint); -- time first: inserts stay local
                 CREATE INDEX events_by_app ON events(device_id, bundle_id, time_us);
                 CREATE INDEX events_by_source ON events(source_id, line);
                 CREATE INDEX events_unlinked ON events(device_id, app_pid) WHERE bundle_id IS NULL;

@@ -64,7 +64,7 @@ enum SourceCommit {
 ///    `bundleId` + `pid`, or `clientKey` + `pid`); with pid reuse, the link whose time
 ///    span holds the event, else the nearest;
 /// 2. `executable`: an ingested Info.plist whose `CFBundleExecutable` is the process name;
-/// 3. `name`: exactly one bundle seen on the device whose last component equals the
+/// 3. `name`: exactly one bundle seen on the device (or with an Info.plist) whose last component equals the
 ///    process name, ignoring case (`com.example.runner` for `Runner`).
 enum BundleLinker {
     static func link(deviceId: String, in db: Database) throws {
@@ -91,7 +91,8 @@ enum BundleLinker {
         guard !unlinked.isEmpty else { return }
         let bundles = try String.fetchAll(db, sql: """
             SELECT bundle_id FROM process_links WHERE device_id = ? UNION SELECT bundle_id FROM apps
-            """, arguments: [deviceId])
+            UNION SELECT DISTINCT bundle_id FROM events WHERE device_id = ? AND bundle_id IS NOT NULL
+            """, arguments: [deviceId, deviceId])
         func key(_ s: Substring) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
         for process in unlinked {
             let matches = bundles.filter { key($0.split(separator: ".").last ?? "") == key(Substring(process)) }

@@ -30,6 +30,8 @@ public struct Store: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = FILE")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A file's events are one transaction: room for its dirty pages saves spilling them twice.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         return try DatabaseQueue(path: path, configuration: config)
     }
