@@ -164,4 +164,57 @@ import Testing
         #expect(row["time"] as String == "2026-07-01T10:00:00.000000Z")
         #expect(row["utc_offset"] as Int == 7200)
     }
+
+    @Test func aMessageCutBeforeItsKeyFactIsCountedIncompleteNotStored() throws {
+        let ws = try Workspace()
+        let body = syslogLine("Nov 12 12:00:01", "locationd", 64, ##"{"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"##)
+        let report = try ws.ingest([try ws.write("cut.log", body)]) { $0.parse.year = 2026 }
+        #expect(report.files.first?.events == 0)
+        #expect(report.files.first?.skipped?["incomplete"] == 1)
+    }
+
+    @Test func theYearComesFromTheDateInTheFileNameBeforeItsModificationTime() throws {
+        let ws = try Workspace()
+        let body = syslogLine("Dec 31 23:59:58", "Runner(CoreLocation)", 412, Messages.delivery())
+        // Written today (git keeps no file times), named for the day of the export.
+        let path = try ws.write("DEV-2027-01-01.log", body)
+        _ = try ws.ingest([path])
+        #expect(try ws.rows("SELECT time FROM events").first?["time"] as String? == "2026-12-31T23:59:58.000000Z")
+    }
+
+    @Test func theDeviceTimeZoneFromItsSidecarReadsZonelessStamps() throws {
+        let ws = try Workspace()
+        let path = try ws.write("DEV-2026-07-01.log", syslogLine("Jul  1 12:00:00", "Runner(CoreLocation)", 412, Messages.delivery()))
+        try ws.write("DEV-2026-07-01.ideviceinfo.txt", "DeviceName: DEV\nProductVersion: 17.5\nTimeZone: Europe/Paris\nUniqueDeviceID: U1\n")
+        let report = try ws.ingest([path])
+        #expect(report.files.first?.zoneAssumed == false)
+        let row = try #require(try ws.rows("SELECT time, utc_offset FROM events").first)
+        #expect(row["time"] as String == "2026-07-01T10:00:00.000000Z")
+        #expect(row["utc_offset"] as Int == 7200)
+    }
+
+    @Test func aNULAfterALineEndIsNoExtraLine() throws {
+        let ws = try Workspace()
+        var bytes: [UInt8] = []
+        for i in 1...3 { bytes += Array(syslogLine("Nov 12 12:00:0\(i)", "Runner(CoreLocation)", 412, Messages.delivery()).utf8) + [0x0a, 0] }
+        let report = try ws.ingest([try ws.write("n.log", bytes)]) { $0.parse.year = 2026 }
+        #expect(report.files.first?.linesRead == 3)
+        #expect(report.files.first?.events == 3)
+    }
+
+    @Test func theBrokenSamplesFailOrDegradeAsTheirReadmeSays() throws {
+        let ws = try Workspace()
+        let broken = packageRoot.appendingPathComponent("samples/broken").path
+        let report = try ws.ingest([broken])
+        let cut = try #require(report.files.first { $0.path.hasSuffix("qa-iphone7-10-2026-11-19.log.gz") })
+        #expect(cut.outcome == .failed)
+        #expect(cut.error?.hasPrefix("at byte 4183: truncated gzip") == true)
+        let mixed = try #require(report.files.first { $0.path.hasSuffix("qa-iphone6-8-2026-11-19.log") })
+        #expect(mixed.outcome == .ingested)
+        #expect(mixed.skipped == ["bad-timestamp": 1, "incomplete": 1])
+        #expect(mixed.firstSkippedLine == ["bad-timestamp": 18, "incomplete": 30])
+        #expect(mixed.notes?["time-backwards"] == 1)
+        #expect(try ws.count("SELECT count(*) FROM events WHERE kind = 'status-change' AND status IS NULL") == 0)
+        #expect(report.text().contains("bad-timestamp 1 (line 18), incomplete 1 (line 30)"))
+    }
 }

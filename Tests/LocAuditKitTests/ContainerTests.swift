@@ -64,11 +64,12 @@ import Testing
             2022-07-22 15:25:29.100000+0200 0x47c574   Default     0x0        900    0    My App: (CoreLocation) [com.apple.locationd.Core:Client] \(Messages.delivery(accuracy: 65))
             --------------------------------------------------------------------------------------------------------------------
             Log      - Default:          2, Info:                0, Debug:             0, Error:          0, Fault:          0
+            Activity - Create:           0, Transition:          0, Actions:           0
             """
         let report = try ws.ingest([try ws.write("show.log", body)])
         let file = try #require(report.files.first)
         #expect(file.container == "log-show")
-        #expect(file.skipped?["noise"] == 5)
+        #expect(file.skipped == ["noise": 6])
         let rows = try ws.rows("SELECT time, utc_offset, process, pid, kind, app_state, horizontal_accuracy, bundle_id FROM events ORDER BY line")
         #expect(rows.count == 2)
         #expect(rows[0]["time"] as String == "2022-07-22T13:25:28.004991Z")

@@ -6,12 +6,15 @@ public struct DeviceFacts: Sendable, Codable, Equatable {
     public var name: String?
     public var productType: String?
     public var osVersion: String?
+    /// The device's time zone (`TimeZone` in ideviceinfo): idevicesyslog stamps are its local time.
+    public var timeZone: String?
 
-    public init(udid: String? = nil, name: String? = nil, productType: String? = nil, osVersion: String? = nil) {
+    public init(udid: String? = nil, name: String? = nil, productType: String? = nil, osVersion: String? = nil, timeZone: String? = nil) {
         self.udid = udid
         self.name = name
         self.productType = productType
         self.osVersion = osVersion
+        self.timeZone = timeZone
     }
 
     /// The device's key in the store: its UDID, else its name.
@@ -30,6 +33,7 @@ public struct DeviceFacts: Sendable, Codable, Equatable {
             case "DeviceName": facts.name = value
             case "ProductType": facts.productType = value
             case "ProductVersion": facts.osVersion = value
+            case "TimeZone": facts.timeZone = value
             default: break
             }
         }
@@ -40,7 +44,8 @@ public struct DeviceFacts: Sendable, Codable, Equatable {
     public func filling(from other: DeviceFacts?) -> DeviceFacts {
         guard let other else { return self }
         return DeviceFacts(udid: udid ?? other.udid, name: name ?? other.name,
-                           productType: productType ?? other.productType, osVersion: osVersion ?? other.osVersion)
+                           productType: productType ?? other.productType, osVersion: osVersion ?? other.osVersion,
+                           timeZone: timeZone ?? other.timeZone)
     }
 
     /// The major iOS version (`17` for `17.5.1`), nil when unknown.

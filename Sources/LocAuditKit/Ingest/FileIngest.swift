@@ -49,7 +49,10 @@ struct FileIngest {
 
         var device = deviceFacts()
         var parseOptions = ingester.options.parse
-        parseOptions.fileDate = parseOptions.fileDate ?? fileDate
+        // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
+        parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
+        // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
+        parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
         var counts = ParseCounts()
         var appId: String? = nil
         let outcome: CommitOutcome = try db.inDatabase { db in
@@ -139,6 +142,7 @@ struct FileIngest {
                 var skipped = counts.skipped
                 if duplicates > 0 { skipped["duplicate"] = duplicates }
                 report.skipped = skipped
+                report.firstSkippedLine = counts.firstLine.isEmpty ? nil : counts.firstLine
                 report.notes = counts.notes
             }
             return report
@@ -156,6 +160,16 @@ struct FileIngest {
         return try db.read { db in
             try String.fetchOne(db, sql: "SELECT path FROM sources WHERE size = ? AND file_sha256 = ?", arguments: [size, sha])
         }
+    }
+
+    /// The last `YYYY-MM-DD` in a file name, as the end of that day (UTC).
+    static func dateInName(_ path: String) -> Date? {
+        let name = (path as NSString).lastPathComponent
+        guard let regex = try? NSRegularExpression(pattern: "(\\d{4})-(\\d{2})-(\\d{2})"),
+              let match = regex.matches(in: name, range: NSRange(name.startIndex..., in: name)).last else { return nil }
+        func part(_ i: Int) -> Int? { Range(match.range(at: i), in: name).flatMap { Int(name[$0]) } }
+        guard let y = part(1), let m = part(2), let d = part(3), (1...12).contains(m), (1...31).contains(d) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(Timestamps.daysFromCivil(y, m, d) * 86_400 + 86_399))
     }
 
     /// `LOCAUDIT_TRACE=1` prints phase timings to stderr (for the benchmark and for profiling).

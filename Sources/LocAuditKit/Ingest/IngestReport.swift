@@ -23,6 +23,8 @@ public struct FileReport: Codable, Sendable {
     public var events: Int?
     public var eventsByKind: [String: Int]?
     public var skipped: [String: Int]?
+    /// For reasons that point at a damaged line (`malformed`, `bad-timestamp`, `incomplete`, `too-long`): the first such line.
+    public var firstSkippedLine: [String: Int]?
     public var notes: [String: Int]?
     /// For `already-ingested`: the path it was first ingested from.
     public var sameAs: String?
@@ -75,7 +77,9 @@ public struct IngestReport: Codable, Sendable {
                     out += "\n"
                 }
                 if let skipped = f.skipped, !skipped.isEmpty {
-                    out += "  skipped: " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+                    out += "  skipped: " + skipped.sorted { $0.key < $1.key }.map { reason, n in
+                        "\(reason) \(n)" + (f.firstSkippedLine?[reason].map { n == 1 ? " (line \($0))" : " (first at line \($0))" } ?? "")
+                    }.joined(separator: ", ") + "\n"
                 }
                 if let notes = f.notes, !notes.isEmpty {
                     out += "  notes: " + notes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"

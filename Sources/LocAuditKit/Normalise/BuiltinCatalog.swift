@@ -13,6 +13,7 @@ enum BuiltinCatalog {
       "msg": "#CLLocationManager invoking #delegate",
       "when": {"selector": ["locationManagerDidChangeAuthorization:", "locationManager:didChangeAuthorizationStatus:"]},
       "fields": {"status": "authorizationStatus", "accuracy": "limitsPrecision"},
+      "require": ["status"],
       "samples": [
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1483580a0\", \"delegate\":\"0x148270140\", \"selector\":\"locationManagerDidChangeAuthorization:\", \"authorizationStatus\":\"AuthorizedWhenInUse\", \"limitsPrecision\":0, \"isAuthorizedForWidgetUpdates\":0}",
          "expect": {"kind": "authorization", "status": "authorizedWhenInUse", "accuracy": "full"}},
@@ -118,6 +119,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "RBS #AppMonitor Post Application State Change Notification",
       "fields": {"app_state": "notification", "app_pid": "pid", "bundle_id": "bundleId"},
+      "require": ["app_state"],
       "samples": [
         {"message": "{\"msg\":\"RBS #AppMonitor Post Application State Change Notification\", \"notification\":\"ForegroundRunning\", \"pid\":859, \"bundleId\":\"com.hightowerai.MobileJarvisNative\"}",
          "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "859", "bundle_id": "com.hightowerai.MobileJarvisNative"}},
@@ -145,6 +147,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "#Launch client for location event",
       "fields": {"bundle_id": "bundleId", "service": "service", "app_pid": "pid"},
+      "require": ["service"],
       "samples": [
         {"message": "{\"msg\":\"#Launch client for location event\", \"bundleId\":\"com.example.app\", \"service\":\"SignificantLocationChange\"}",
          "expect": {"kind": "relaunch", "bundle_id": "com.example.app", "service": "significantChange"}},
@@ -158,6 +161,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "#BackgroundIndicator visibility",
       "fields": {"bundle_id": "bundleId", "visible": "visible", "app_pid": "pid"},
+      "require": ["visible"],
       "samples": [
         {"message": "{\"msg\":\"#BackgroundIndicator visibility\", \"bundleId\":\"com.example.app\", \"visible\":1}",
          "expect": {"kind": "blue-bar", "bundle_id": "com.example.app", "visible": "1"}}
@@ -169,6 +173,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "#Authorization prompt",
       "fields": {"bundle_id": "bundleId", "prompt_kind": "kind", "prompt_options": "options", "purpose_key": "purposeKey", "app_pid": "pid"},
+      "require": ["prompt_kind"],
       "samples": [
         {"message": "{\"msg\":\"#Authorization prompt\", \"bundleId\":\"com.example.app\", \"kind\":\"WhenInUse\", \"options\":\"AllowOnce,WhenInUse,Deny\"}",
          "expect": {"kind": "prompt", "prompt_kind": "WhenInUse", "prompt_options": "AllowOnce,WhenInUse,Deny"}}
@@ -180,6 +185,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "#Authorization prompt response",
       "fields": {"bundle_id": "bundleId", "choice": "choice", "app_pid": "pid"},
+      "require": ["choice"],
       "samples": [
         {"message": "{\"msg\":\"#Authorization prompt response\", \"bundleId\":\"com.example.app\", \"choice\":\"AllowOnce\"}",
          "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "AllowOnce"}}
@@ -191,6 +197,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "#Authorization changed",
       "fields": {"bundle_id": "bundleId", "status": "status", "reason": "reason", "provisional": "provisional", "temporary": "temporary", "app_pid": "pid"},
+      "require": ["status"],
       "samples": [
         {"message": "{\"msg\":\"#Authorization changed\", \"bundleId\":\"com.example.app\", \"status\":\"AuthorizedWhenInUse\", \"reason\":\"Settings\", \"provisional\":0, \"temporary\":0}",
          "expect": {"kind": "status-change", "status": "authorizedWhenInUse", "reason": "Settings", "provisional": "0", "temporary": "0"}}
@@ -202,6 +209,7 @@ enum BuiltinCatalog {
       "scope": "system",
       "msg": "#Accuracy authorization changed",
       "fields": {"bundle_id": "bundleId", "accuracy": "accuracy", "temporary": "temporary", "purpose_key": "purposeKey", "reason": "reason", "app_pid": "pid"},
+      "require": ["accuracy"],
       "samples": [
         {"message": "{\"msg\":\"#Accuracy authorization changed\", \"bundleId\":\"com.example.app\", \"accuracy\":\"Full\", \"temporary\":1, \"purposeKey\":\"Delivery\"}",
          "expect": {"kind": "accuracy-change", "accuracy": "full", "temporary": "1", "purpose_key": "Delivery"}},

@@ -38,6 +38,8 @@ public struct CatalogPattern: Codable, Sendable {
     public var fields: [String: String]?
     /// Column -> constant value.
     public var set: [String: String]?
+    /// Columns without which the message is no event (a line cut short): it is counted as `incomplete`.
+    public var require: [String]?
     /// Sample messages; `locaudit catalog test` checks each parses to its `expect`.
     public var samples: [CatalogSample]
 }
@@ -192,14 +194,14 @@ public final class Catalog: @unchecked Sendable {
             let fields = MessageFields.parse(bytes: utf8) ?? [:]
             if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(Array(msg.utf8))] {
                 for i in indices where compiled[i].pattern.msg == msg {
-                    if let event = compiled[i].event(fields: fields) { return .event(event) }
+                    if let event = compiled[i].event(fields: fields) { return compiled[i].complete(event) }
                 }
             }
             if let link = Catalog.link(from: fields) { return .link(bundleId: link.0, pid: link.1) }
             return .nothing
         }
         for i in anchored {
-            if let event = compiled[i].event(text: message) { return .event(event) }
+            if let event = compiled[i].event(text: message) { return compiled[i].complete(event) }
         }
         return .nothing
     }
@@ -219,6 +221,10 @@ public final class Catalog: @unchecked Sendable {
             for (n, sample) in p.samples.enumerated() {
                 let label = "\(p.id) sample \(n + 1)"
                 guard case .event(let event) = recognise(sample.message) else {
+                    if case .incomplete = recognise(sample.message) {
+                        failures.append("\(label): a required column is missing: \(sample.message)")
+                        continue
+                    }
                     failures.append("\(label): not recognised: \(sample.message)")
                     continue
                 }
@@ -245,6 +251,8 @@ public enum Recognition: Sendable {
     case event(Event)
     /// A system message naming a bundle and the pid of its process, but no event.
     case link(bundleId: String, pid: Int64)
+    /// A pattern's message with a required column missing (cut short or redacted).
+    case incomplete(pattern: String)
     case nothing
 }
 
@@ -255,6 +263,7 @@ struct CompiledPattern {
     /// Column <- message key path (split once: this runs for every event).
     let fields: [(EventColumn, [String])]
     let constants: [(EventColumn, ColumnValue)]
+    let required: [EventColumn]
 
     init(_ p: CatalogPattern) throws {
         pattern = p
@@ -272,10 +281,16 @@ struct CompiledPattern {
             return c
         }
         fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { (try column($0.key), $0.value.split(separator: ".").map(String.init)) }
+        required = try (p.require ?? []).map(column)
         constants = try (p.set ?? [:]).sorted { $0.key < $1.key }.compactMap { name, raw in
             let c = try column(name)
             return Normaliser.value(.string(raw), for: c).map { (c, $0) }
         }
+    }
+
+    /// The event, or `incomplete` when a required column is missing.
+    func complete(_ event: Event) -> Recognition {
+        required.allSatisfy { event[$0] != nil } ? .event(event) : .incomplete(pattern: pattern.id)
     }
 
     /// The event of a JSON-like message, if its `when` conditions hold.

@@ -75,16 +75,18 @@ enum LogBanner {
     static func isBanner<S: StringProtocol>(_ line: S) -> Bool {
         line.hasPrefix("Filtering the log data") || line.hasPrefix("Skipping info and debug messages")
             || line.hasPrefix("Timestamp ") || line.hasPrefix("Timestamp\t") || line.hasPrefix("Log      -")
+            || line.hasPrefix("Activity - ") || line.hasPrefix("Boundary - ")
             || line.hasPrefix("--------------------") || line.hasPrefix("Getting the log data")
     }
 
     static let prefixes: [[UInt8]] = ["Filtering the log data", "Skipping info and debug messages", "Timestamp ",
-                                      "Timestamp\t", "Log      -", "--------------------", "Getting the log data"].map { Array($0.utf8) }
+                                      "Timestamp\t", "Log      -", "Activity - ", "Boundary - ", "--------------------", "Getting the log data"].map { Array($0.utf8) }
 
     @inline(__always)
     static func isBanner(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = line.first, first == UInt8(ascii: "F") || first == UInt8(ascii: "S") || first == UInt8(ascii: "T")
-                || first == UInt8(ascii: "L") || first == UInt8(ascii: "-") || first == UInt8(ascii: "G") else { return false }
+                || first == UInt8(ascii: "L") || first == UInt8(ascii: "-") || first == UInt8(ascii: "G")
+                || first == UInt8(ascii: "A") || first == UInt8(ascii: "B") else { return false }
         return prefixes.contains { p in p.count <= line.count && memcmp(line.baseAddress!, p, p.count) == 0 }
     }
 }

@@ -91,16 +91,23 @@ public struct Event: Sendable {
     public var pattern: String
     /// Whether the app logged it itself (its pid is the line's) or a daemon did.
     public var scope: PatternScope = .system
-    public var columns: [EventColumn: ColumnValue] = [:]
+    /// The columns set, in the order they were set: an event has a handful, and a short
+    /// array beats hashing on the ingest loop.
+    public private(set) var columns: [(EventColumn, ColumnValue)] = []
 
-    public init(kind: EventKind, pattern: String, columns: [EventColumn: ColumnValue] = [:]) {
+    public init(kind: EventKind, pattern: String) {
         self.kind = kind
         self.pattern = pattern
-        self.columns = columns
     }
 
     public subscript(_ column: EventColumn) -> ColumnValue? {
-        get { columns[column] }
-        set { columns[column] = newValue }
+        get { columns.first { $0.0 == column }?.1 }
+        set {
+            if let i = columns.firstIndex(where: { $0.0 == column }) {
+                if let newValue { columns[i].1 = newValue } else { columns.remove(at: i) }
+            } else if let newValue {
+                columns.append((column, newValue))
+            }
+        }
     }
 }

@@ -52,12 +52,12 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     public var deviceName: String?
     /// Whether times had no zone and UTC was assumed.
     public var zoneAssumed = false
-    /// First malformed line, to point the user at it.
-    public var firstMalformedLine: Int?
+    /// The first line skipped for each reason that points at a damaged line, so a person can open it.
+    public var firstLine: [String: Int] = [:]
 
     mutating func skip(_ reason: String, line: Int? = nil) {
         skipped[reason, default: 0] += 1
-        if reason == "malformed" || reason == "bad-timestamp", firstMalformedLine == nil { firstMalformedLine = line }
+        if let line, firstLine[reason] == nil { firstLine[reason] = line }
     }
 
     mutating func note(_ kind: String) { notes[kind, default: 0] += 1 }
@@ -138,6 +138,11 @@ final class RecordParser {
                 if end == buf.count {
                     appendCarry(UnsafeBufferPointer(rebasing: buf[start..<end]))
                     return
+                }
+                // idevicesyslog ends records with "\n\0": the NUL after a line end is no line.
+                if buf[end] == 0, end == start, carry.isEmpty, !carryTooLong {
+                    start = end + 1
+                    continue
                 }
                 if carry.isEmpty && !carryTooLong {
                     try line(UnsafeBufferPointer(rebasing: buf[start..<end]))
@@ -299,6 +304,8 @@ final class RecordParser {
         switch catalog.recognise(message, utf8: utf8) {
         case .nothing:
             return
+        case .incomplete:
+            counts.skip("incomplete", line: line)
         case .link(let bundleId, let linkPid):
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
@@ -336,7 +343,7 @@ final class RecordParser {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
         if i == b.count { counts.skip("noise"); return }
         guard b[i] == UInt8(ascii: "{") else {
-            counts.skip(LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) ? "noise" : "malformed", line: lineNumber)
+            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) { counts.skip("noise") } else { counts.skip("malformed", line: lineNumber) }
             return
         }
         try jsonRecord(UnsafeBufferPointer(rebasing: b[i...]), line: lineNumber)

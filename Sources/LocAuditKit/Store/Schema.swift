@@ -59,7 +59,7 @@ enum Schema {
                 ) WITHOUT ROWID;
                 CREATE TABLE events (
                     id INTEGER PRIMARY KEY,
-                    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+                    source_id INTEGER NOT NULL, -- sources.id (no index: evidence is looked up by event id)
                     line INTEGER NOT NULL,
                     device_id TEXT NOT NULL,
                     time_us INTEGER NOT NULL,       -- UTC, microseconds since 1970
@@ -82,7 +82,6 @@ enum Schema {
                 );
                 CREATE UNIQUE INDEX events_by_fingerprint ON events(device_id, time_us, fingerprint); -- time first: inserts stay local
                 CREATE INDEX events_by_app ON events(device_id, bundle_id, time_us);
-                CREATE INDEX events_by_source ON events(source_id, line);
                 CREATE INDEX events_unlinked ON events(device_id, app_pid) WHERE bundle_id IS NULL;
                 """)
         }

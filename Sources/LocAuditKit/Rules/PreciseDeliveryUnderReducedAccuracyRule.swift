@@ -1,0 +1,50 @@
+/// A location more precise than reduced accuracy allows, with no temporary grant.
+struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
+    static let description = RuleDescription(
+        identifier: "precise-delivery-under-reduced-accuracy",
+        severity: .high,
+        scope: .session,
+        firstVersion: 14,
+        description: "A delivery more precise than the reduced-accuracy floor (default 1000 m) while accuracy is reduced and no temporary grant is active.",
+        seed: "003 §5 (iOS 14 精度权限)",
+        rationale: """
+            With reduced accuracy (the user turned Precise off, or NSLocationDefaultAccuracyReduced)
+            iOS delivers approximate locations only; a precise one needs a temporary full-accuracy
+            grant. The floor is a parameter (--reduced-accuracy-floor). `<private>` locations
+            carry no accuracy: they cannot be judged and are counted as not evaluable.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "17.5.1", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":3000}}
+                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "17.5.1", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":3000}}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                """#),
+        ]
+    )
+
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        var violations: [Violation] = []
+        var judged = 0, hidden = 0
+        for step in session.deliveries {
+            let state = step.state
+            guard state.accuracy == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { continue }
+            guard let accuracy = step.event.horizontalAccuracy else { hidden += 1; continue }
+            judged += 1
+            if accuracy < settings.reducedAccuracyFloor {
+                violations.append(Violation(step, "location with horizontal accuracy \"\(metres(accuracy))\" while accuracy is reduced (floor \(metres(settings.reducedAccuracyFloor)))"))
+            }
+        }
+        if judged == 0, hidden > 0 { return .notEvaluable("<private> locations without accuracy") }
+        return .evaluated(violations)
+    }
+}

@@ -1,0 +1,64 @@
+/// A temporary full-accuracy grant still in effect after the app was launched again.
+struct TemporaryPrecisePersistingRule: SessionRule {
+    static let description = RuleDescription(
+        identifier: "temporary-precise-persisting",
+        severity: .high,
+        scope: .session,
+        firstVersion: 14,
+        description: "A temporary full-accuracy grant still in effect in a later session: full accuracy or precise deliveries without a new grant.",
+        seed: "003 §5 (iOS 14: requestTemporaryFullAccuracyAuthorizationWithPurposeKey)",
+        rationale: """
+            A temporary full-accuracy grant (iOS 14+, by purpose key) lasts for the session only:
+            at relaunch the app is back to reduced accuracy until it asks again. A later session
+            told full accuracy, or getting locations more precise than the reduced-accuracy floor,
+            with no new grant, kept it. Such deliveries are not also
+            precise-delivery-under-reduced-accuracy.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "14.8", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Delivery"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                Nov 20 09:00:09 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 10:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":502, "bundleId":"com.example.app"}
+                Nov 20 10:00:01 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":0}
+                Nov 20 10:00:02 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "14.8", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                Nov 20 09:00:09 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 10:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":502, "bundleId":"com.example.app"}
+                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Reduced", "temporary":0, "reason":"Expired"}
+                Nov 20 10:00:01 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 10:00:02 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":3000}}
+                """#),
+        ]
+    )
+
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        var violations: [Violation] = []
+        var hidden = 0
+        for step in session.steps where step.state.temporaryPreciseLapsed && !step.state.terminated {
+            let e = step.event
+            if e.kind == .authorization, e.accuracy == .full {
+                violations.append(Violation(step, "accuracy still \"full\" after relaunch with no new temporary grant"))
+            } else if e.isDelivery {
+                guard let accuracy = e.horizontalAccuracy else { hidden += 1; continue }
+                if accuracy < settings.reducedAccuracyFloor {
+                    violations.append(Violation(step, "precise location (\(metres(accuracy))) after relaunch with no new temporary grant"))
+                }
+            }
+        }
+        if violations.isEmpty, hidden > 0 { return .notEvaluable("<private> locations without accuracy after the grant lapsed") }
+        return .evaluated(violations)
+    }
+}
