@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# The ingest benchmark: ratios to a reference on the same machine, not absolute times.
+#
+#   scripts/bench.sh [SIZE]        SIZE: bytes or K/M/G suffix (powers of 1024), default 1G
+#
+# 1. builds `swift build -c release` and uses .build/release/locaudit
+#    (LOCAUDIT_BIN=/path/to/locaudit skips the build and uses that binary);
+# 2. generates, once, under bench/out/ (git-ignored): a single fleet file of SIZE,
+#    one of 2xSIZE, and a 4-device set of SIZE/4 each (scripts/generate_fleet.py;
+#    regenerated when the generator or the arguments change);
+# 3. measures wall time and peak RSS of: `gzip -dc` (reference), a fresh ingest,
+#    the 2xSIZE ingest, a re-ingest, the 4 files with --jobs 1 and --jobs 2, and,
+#    when `locaudit audit --help` works, an audit;
+# 4. prints `name  value  target  ok/MISS` per figure and a summary line.
+#
+# A MISS does not change the exit status (this is a report); a failing command does (exit 1).
+# Environment: LOCAUDIT_BIN (skip the build), BENCH_OUT (default bench/out), BENCH_SEED (default 1),
+# BENCH_TIME_BIN (default /usr/bin/time; a missing one switches to /proc polling).
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+OUT=${BENCH_OUT:-bench/out}
+SEED=${BENCH_SEED:-1}
+SIZE_ARG=${1:-1G}
+
+die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "bench: $*" >&2; }
+
+to_bytes() {
+    local s=$1 n u
+    [[ $s =~ ^([0-9]+)([KkMmGg]?)$ ]] || return 1
+    n=${BASH_REMATCH[1]}
+    u=${BASH_REMATCH[2]^^}
+    case $u in
+        K) n=$((n << 10)) ;;
+        M) n=$((n << 20)) ;;
+        G) n=$((n << 30)) ;;
+    esac
+    echo "$n"
+}
+
+human() { awk -v b="$1" 'BEGIN { split("B KiB MiB GiB TiB", u); i = 1; while (b >= 1024 && i < 5) { b /= 1024; i++ } printf (i == 1 ? "%d %s" : "%.1f %s"), b, u[i] }'; }
+
+SIZE=$(to_bytes "$SIZE_ARG") || die "SIZE must be a byte count or a number with K, M or G (got '$SIZE_ARG')"
+((SIZE > 0)) || die "SIZE must be positive"
+SIZE2=$((SIZE * 2))
+
+command -v python3 >/dev/null || die "python3 is needed to generate the fleet"
+command -v gzip >/dev/null || die "gzip is needed for the reference"
+
+# ---------------------------------------------------------------- timing
+# run_timed LABEL STDOUT-FILE CMD... : sets T_WALL (seconds) and T_RSS_KB; exits on failure.
+TIME_BIN=${BENCH_TIME_BIN:-/usr/bin/time}
+if [[ -x $TIME_BIN ]] && $TIME_BIN -f '%M' -o /dev/null true 2>/dev/null; then
+    HAVE_TIME=1
+else
+    HAVE_TIME=0
+    note "/usr/bin/time (GNU time) not found: peak RSS comes from polling /proc/PID/status (VmHWM), an"
+    note "approximation; for exact figures install it: apt-get install time"
+fi
+
+now() { if [[ -n ${EPOCHREALTIME:-} ]]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi; }
+
+mkdir -p "$OUT/logs" "$OUT/db"
+TMPD=$(mktemp -d "$OUT/tmp.XXXXXX")
+trap 'rm -rf "$TMPD"' EXIT
+
+run_timed() {
+    local label=$1 stdout=$2
+    shift 2
+    local errf="$OUT/logs/$label.stderr" tf="$TMPD/time" t0 t1 rc=0
+    : >"$errf"
+    t0=$(now)
+    if ((HAVE_TIME)); then
+        $TIME_BIN -f '%M' -o "$tf" "$@" >"$stdout" 2>"$errf" || rc=$?
+        t1=$(now)
+        T_RSS_KB=$(tail -n 1 "$tf" 2>/dev/null || echo 0)
+        [[ $T_RSS_KB =~ ^[0-9]+$ ]] || T_RSS_KB=0
+    else
+        local pid hwm=0 v
+        "$@" >"$stdout" 2>"$errf" &
+        pid=$!
+        while kill -0 "$pid" 2>/dev/null; do
+            v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+            [[ -n $v ]] && ((v > hwm)) && hwm=$v
+            sleep 0.02
+        done
+        wait "$pid" || rc=$?
+        t1=$(now)
+        T_RSS_KB=$hwm
+    fi
+    T_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    if ((rc != 0)); then
+        echo "bench: '$*' failed with exit status $rc; last lines of its stderr ($errf):" >&2
+        tail -n 20 "$errf" >&2 || true
+        exit 1
+    fi
+}
+
+# ---------------------------------------------------------------- figures
+FIGS=0 OKS=0 MISSES=0
+ROWS=()
+# figure NAME VALUE TARGET-TEXT OP LIMIT   (OP: le / ge / info)
+figure() {
+    local name=$1 value=$2 target=$3 op=$4 limit=${5:-0} status
+    case $op in
+        le) status=$(awk -v v="$value" -v l="$limit" 'BEGIN { print (v <= l) ? "ok" : "MISS" }') ;;
+        ge) status=$(awk -v v="$value" -v l="$limit" 'BEGIN { print (v >= l) ? "ok" : "MISS" }') ;;
+        *) status=info ;;
+    esac
+    case $status in
+        ok) OKS=$((OKS + 1)); FIGS=$((FIGS + 1)) ;;
+        MISS) MISSES=$((MISSES + 1)); FIGS=$((FIGS + 1)) ;;
+    esac
+    ROWS+=("$(printf '%-34s %12s  %-12s %s' "$name" "$value" "$target" "$status")")
+    printf '%-34s %12s  %-12s %s\n' "$name" "$value" "$target" "$status"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) b = 0.001; printf "%.3f", a / b }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+# ---------------------------------------------------------------- build
+if [[ -n ${LOCAUDIT_BIN:-} ]]; then
+    BIN=$LOCAUDIT_BIN
+    [[ -x $BIN ]] || die "LOCAUDIT_BIN=$BIN is not an executable"
+    note "using LOCAUDIT_BIN=$BIN (no build)"
+else
+    command -v swift >/dev/null || die "swift is not on PATH (or set LOCAUDIT_BIN)"
+    note "building: swift build -c release"
+    swift build -c release >&2 || die "swift build -c release failed"
+    BIN=$(swift build -c release --show-bin-path)/locaudit
+    [[ -x $BIN ]] || die "no executable at $BIN after the build"
+fi
+
+# ---------------------------------------------------------------- fleets (cached)
+GEN=scripts/generate_fleet.py
+GEN_SUM=$(sha256sum "$GEN" | cut -d' ' -f1)
+
+# fleet DIR ARGS... : generate unless DIR/.stamp records the same generator and arguments
+fleet() {
+    local dir=$1
+    shift
+    local stamp="$GEN_SUM $*"
+    if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$stamp" ]]; then
+        note "cached: $dir"
+        return
+    fi
+    rm -rf "$dir"
+    note "generating $dir: $GEN $*"
+    python3 "$GEN" --out "$dir" "$@" || die "fleet generation failed ($dir)"
+    echo "$stamp" >"$dir/.stamp"
+}
+
+D1="$OUT/fleet-single-$SIZE"
+D2="$OUT/fleet-single-$SIZE2"
+D4="$OUT/fleet-x4-$SIZE"
+fleet "$D1" --size "$SIZE" --single --seed "$SEED"
+fleet "$D2" --size "$SIZE2" --single --seed "$SEED"
+fleet "$D4" --size "$SIZE" --devices 4 --seed "$SEED"
+F1=$(ls "$D1"/*.log.gz)
+F2=$(ls "$D2"/*.log.gz)
+mapfile -t F4 < <(ls "$D4"/*.log.gz)
+[[ ${#F4[@]} -eq 4 ]] || die "expected 4 files in $D4, found ${#F4[@]}"
+
+# warm the page cache so that the first measurement is not a disk read
+cat "$F1" "$F2" "${F4[@]}" >/dev/null
+
+echo
+echo "locaudit ingest benchmark: SIZE=$SIZE_ARG ($(human "$SIZE") uncompressed, $(human "$(stat -c %s "$F1")") gzipped), $(nproc) CPUs"
+echo "binary: $BIN"
+printf '%-34s %12s  %-12s %s\n' "figure" "value" "target" "status"
+
+DB1="$OUT/db/single.sqlite" DB2="$OUT/db/double.sqlite" DBJ1="$OUT/db/jobs1.sqlite" DBJ2="$OUT/db/jobs2.sqlite"
+rm -f "$OUT"/db/*.sqlite "$OUT"/db/*.sqlite-wal "$OUT"/db/*.sqlite-shm "$OUT"/db/*.sqlite-journal
+
+# reference
+run_timed gzip-reference /dev/null gzip -dc "$F1"
+REF=$T_WALL
+figure "reference gzip -dc (s)" "$REF" "-" info
+
+# fresh ingest
+run_timed ingest-fresh "$OUT/logs/ingest-fresh.stdout" "$BIN" ingest --db "$DB1" --quiet "$F1"
+ING1=$T_WALL RSS1=$T_RSS_KB
+figure "ingest fresh (s)" "$ING1" "-" info
+figure "ingest / gzip -dc" "$(ratio "$ING1" "$REF")" "<= 1.5x" le 1.5
+figure "ingest peak RSS (MB)" "$(mb "$RSS1")" "<= 150" le 150
+
+# 2x SIZE: memory must not grow with the input
+run_timed ingest-double "$OUT/logs/ingest-double.stdout" "$BIN" ingest --db "$DB2" --quiet "$F2"
+ING2=$T_WALL RSS2=$T_RSS_KB
+figure "ingest 2x peak RSS (MB)" "$(mb "$RSS2")" "-" info
+figure "peak RSS growth 2x / 1x" "$(ratio "$RSS2" "$RSS1")" "~1.0 (<=1.1)" le 1.1
+figure "ingest time 2x / 1x" "$(ratio "$ING2" "$ING1")" "~2.0" info
+
+# re-ingest of the same file into the same DB: must be skipped cheaply
+run_timed ingest-again "$OUT/logs/ingest-again.stdout" "$BIN" ingest --db "$DB1" --quiet "$F1"
+figure "re-ingest / first ingest" "$(ratio "$T_WALL" "$ING1")" "<= 0.02" le 0.02
+
+# 4 files: --jobs 2 against --jobs 1
+run_timed ingest-jobs1 "$OUT/logs/ingest-jobs1.stdout" "$BIN" ingest --db "$DBJ1" --jobs 1 --quiet "${F4[@]}"
+J1=$T_WALL
+run_timed ingest-jobs2 "$OUT/logs/ingest-jobs2.stdout" "$BIN" ingest --db "$DBJ2" --jobs 2 --quiet "${F4[@]}"
+J2=$T_WALL RSSJ2=$T_RSS_KB
+figure "4 files --jobs 1 (s)" "$J1" "-" info
+figure "4 files --jobs 2 / --jobs 1" "$(ratio "$J2" "$J1")" "<= 0.6x" le 0.6
+figure "4 files --jobs 2 peak RSS (MB)" "$(mb "$RSSJ2")" "-" info
+
+# audit (placeholder hook until the command exists)
+count_events() {
+    local db=$1 n=""
+    if command -v sqlite3 >/dev/null; then
+        n=$(sqlite3 "$db" 'select count(*) from events' 2>/dev/null || true)
+    else
+        n=$(python3 -c 'import sqlite3, sys
+try:
+    print(sqlite3.connect(sys.argv[1]).execute("select count(*) from events").fetchone()[0])
+except Exception:
+    pass' "$db" 2>/dev/null || true)
+    fi
+    echo "$n"
+}
+# (an argument parser may answer `audit --help` with the root help and exit 0: require the audit usage)
+if AUDIT_HELP=$("$BIN" audit --help 2>&1) && grep -q "locaudit audit" <<<"$AUDIT_HELP"; then
+    # exit status 1 is accepted: an auditor may signal "findings present" that way
+    set +e
+    t0=$(now)
+    "$BIN" audit --db "$DB1" --quiet >"$OUT/logs/audit.stdout" 2>"$OUT/logs/audit.stderr"
+    rc=$?
+    t1=$(now)
+    set -e
+    if ((rc > 1)); then
+        echo "bench: audit failed with exit status $rc; last lines of its stderr:" >&2
+        tail -n 20 "$OUT/logs/audit.stderr" >&2 || true
+        exit 1
+    fi
+    AUD=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    EV=$(count_events "$DB1")
+    figure "audit (s)" "$AUD" "-" info
+    if [[ $EV =~ ^[0-9]+$ ]]; then
+        figure "audit events/s" "$(awk -v n="$EV" -v t="$AUD" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')" "-" info
+    else
+        figure "audit events/s" "n/a" "no events table" info
+    fi
+else
+    figure "audit events/s" "n/a" "no audit cmd" info
+fi
+
+echo
+echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
+exit 0
