@@ -28,15 +28,17 @@ struct FileIngest {
                 return report
             }
         }
+        // Three threads: this one writes; one reads, hashes and inflates; one parses.
         let stream = try ByteStream(path: path)
-        let pipe = ChunkPipe.reading(stream)
-        var finished = false
-        defer { if !finished { pipe.cancelAndWait() } }
+        let chunks = Handoff<ByteChunk>.producing("locaudit-read", capacity: 4) { out in
+            while let chunk = try stream.next() { try out.put(chunk) }
+        }
+        defer { chunks.cancelAndWait() }
 
         // The first blocks decide the container.
         var held: [ByteChunk] = []
         var head: [UInt8] = []
-        while head.count < FileIngest.headBytes, let chunk = try pipe.take() {
+        while head.count < FileIngest.headBytes, let chunk = try chunks.take() {
             held.append(chunk)
             head += chunk.bytes.prefix(FileIngest.headBytes - head.count)
         }
@@ -47,70 +49,71 @@ struct FileIngest {
                 : "cannot tell which kind of log this is (line 1: \"\(firstLine)\"). Name it with --format (\(Container.allCases.map(\.rawValue).joined(separator: ", "))).")
         }
 
-        var device = deviceFacts()
         var parseOptions = ingester.options.parse
         // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
         parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
+        let device = deviceFacts()
         // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
-        var counts = ParseCounts()
+        let parsedCounts = CountsBox()
         var appId: String? = nil
-        let outcome: CommitOutcome = try db.inDatabase { db in
-            var factsBytes: [UInt8] = []
-            var parser: RecordParser? = nil
-            let writer = try EventWriter(db: db) { [device] in
-                if container == .deviceInfo {
-                    return DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self)).id ?? "unknown"
-                }
-                return device.id ?? parser?.counts.deviceName ?? "unknown"
-            }
+        let (outcome, counts, writtenDevice): (CommitOutcome, ParseCounts, DeviceFacts) = try db.inDatabase { db in
+            let writer = try EventWriter(db: db, device: device)
             do {
+                var factsBytes: [UInt8] = []
                 if container.isLog {
-                    parser = RecordParser(container: container, catalog: ingester.catalog, options: parseOptions, sink: writer)
-                    for chunk in held {
-                        try parser!.consume(chunk.bytes)
-                        bar.update(path: path, offset: chunk.fileOffset)
+                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, catalog = ingester.catalog, bar, path] out in
+                        let batches = ParsedBatches(out)
+                        let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
+                        for chunk in held {
+                            try parser.consume(chunk.bytes)
+                            bar.update(path: path, offset: chunk.fileOffset)
+                        }
+                        while let chunk = try chunks.take() {
+                            try parser.consume(chunk.bytes)
+                            bar.update(path: path, offset: chunk.fileOffset)
+                        }
+                        try parser.finish()
+                        try batches.flush()
+                        parsedCounts.value = parser.counts
                     }
-                    held = []
-                    while let chunk = try pipe.take() {
-                        try parser!.consume(chunk.bytes)
-                        bar.update(path: path, offset: chunk.fileOffset)
+                    defer { parsed.cancelAndWait() }
+                    while let batch = try parsed.take() {
+                        for item in batch { try writer.take(item) }
                     }
-                    try parser!.finish()
-                    counts = parser!.counts
                 } else {
                     for chunk in held { factsBytes += chunk.bytes }
-                    while let chunk = try pipe.take() {
+                    while let chunk = try chunks.take() {
                         factsBytes += chunk.bytes
                         guard factsBytes.count <= FileIngest.maxFactsBytes else {
                             throw IngestError(description: "too large for a \(container.rawValue) file (over 16 MB). Check that this is the right file.")
                         }
                     }
                 }
-                finished = true
                 FileIngest.trace("parsed \(path)", since: started)
                 switch container {
                 case .infoPlist:
-                    let app = try AppFacts.read(Data(factsBytes))
-                    appId = app.bundleId
+                    appId = try AppFacts.read(Data(factsBytes)).bundleId
                 case .deviceInfo:
-                    device = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))
-                    guard device.id != nil else {
+                    writer.device = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))
+                    guard writer.device.id != nil else {
                         throw IngestError(description: "ideviceinfo output without UniqueDeviceID or DeviceName; run `ideviceinfo` again with the device connected.")
                     }
                 default:
-                    if device.name == nil, let seen = counts.deviceName { device.name = seen }
+                    break
                 }
+                let counts = parsedCounts.value
                 let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
                                         contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
                                         contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
                                         device: device, counts: counts)
-                return try writer.commit(facts) { db in
+                let outcome = try writer.commit(facts) { db in
                     if container == .infoPlist {
                         try SourceCommit.upsertApp(try AppFacts.read(Data(factsBytes)), path: path, sha256: facts.contentSHA256, in: db)
                         try BundleLinker.linkAll(in: db)
                     }
                 }
+                return (outcome, counts, writer.device)
             } catch {
                 writer.abandon()
                 throw error
@@ -129,8 +132,8 @@ struct FileIngest {
             report.container = container.rawValue
             report.app = appId
             if container != .infoPlist {
-                report.device = device.id ?? device.name ?? "unknown"
-                report.iosVersion = device.osVersion
+                report.device = writtenDevice.id ?? "unknown"
+                report.iosVersion = writtenDevice.osVersion
             }
             if container.isLog {
                 report.firstTime = counts.firstUS.map(Timestamps.isoUTC)
@@ -177,6 +180,11 @@ struct FileIngest {
     static func trace(_ what: String, since start: Date) {
         guard tracing else { return }
         FileHandle.standardError.write(Data(String(format: "trace %.3fs %@\n", Date().timeIntervalSince(start), what).utf8))
+    }
+
+    /// The parser's counts, handed from its thread once it has finished.
+    final class CountsBox: @unchecked Sendable {
+        var value = ParseCounts()
     }
 
     private func deviceFacts() -> DeviceFacts { ingester.deviceFacts(for: path) }

@@ -60,6 +60,10 @@ public final class Catalog: @unchecked Sendable {
     private let compiled: [CompiledPattern]
     /// Patterns by FNV-1a hash of their `msg` value, in catalog order.
     private let byMsg: [UInt64: [Int]]
+    /// The keys those patterns read, by the same hash (and for links, when none matches).
+    private let keysByMsg: [UInt64: KeySet]
+    private static let linkKeys: [[String]] = [["msg"], ["pid"], ["bundleId"], ["clientKey"]]
+    private static let linkKeySet = KeySet(paths: linkKeys)
     /// Patterns matched by anchor, in catalog order.
     private let anchored: [Int]
     /// Anchors as bytes, to test candidates without building strings.
@@ -132,6 +136,12 @@ public final class Catalog: @unchecked Sendable {
         }
         self.compiled = compiled
         self.byMsg = byMsg
+        self.keysByMsg = byMsg.mapValues { indices in
+            KeySet(paths: Catalog.linkKeys + indices.flatMap { i -> [[String]] in
+                let p = compiled[i]
+                return (p.pattern.when ?? [:]).keys.map { [$0] } + p.fields.map(\.1)
+            })
+        }
         self.anchored = anchored
         self.anchors = anchored.map { Array(patterns[$0].contains!.utf8) }
     }
@@ -191,7 +201,9 @@ public final class Catalog: @unchecked Sendable {
     /// The same, with the message's UTF-8 bytes at hand (the ingest loop has them).
     func recognise(_ message: String, utf8: [UInt8]) -> Recognition {
         if utf8.first == UInt8(ascii: "{") {
-            let fields = MessageFields.parse(bytes: utf8) ?? [:]
+            let msgHash = utf8.withUnsafeBufferPointer { Catalog.msgValue($0).map { fnv1a($0) } }
+            let wanted = msgHash.flatMap { keysByMsg[$0] } ?? Catalog.linkKeySet
+            let fields = MessageFields.parse(bytes: utf8, wanted: wanted) ?? [:]
             if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(Array(msg.utf8))] {
                 for i in indices where compiled[i].pattern.msg == msg {
                     if let event = compiled[i].event(fields: fields) { return compiled[i].complete(event) }

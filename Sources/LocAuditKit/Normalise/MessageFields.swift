@@ -13,6 +13,35 @@ public indirect enum FieldValue: Equatable, Sendable {
     case bare(String)
 }
 
+/// The keys worth reading in a message (by FNV-1a hash of the key), to any depth.
+/// Reading only these keeps the ingest loop from building strings nobody looks at.
+struct KeySet: Sendable {
+    private(set) var children: [UInt64: KeySet] = [:]
+    /// Read everything below (a path ended here and goes no deeper).
+    private(set) var all = false
+
+    init(paths: [[String]]) {
+        for path in paths { insert(path[...]) }
+    }
+
+    private init() {}
+
+    private mutating func insert(_ path: ArraySlice<String>) {
+        guard let first = path.first else { return }
+        let key = fnv1a(first.utf8)
+        var child = children[key] ?? KeySet()
+        if path.count == 1 {
+            if child.children.isEmpty { child.all = true }
+        } else {
+            child.all = false
+            child.insert(path.dropFirst())
+        }
+        children[key] = child
+    }
+
+    func child(_ key: UnsafeBufferPointer<UInt8>) -> KeySet? { children[fnv1a(key)] }
+}
+
 /// Reads the keys of CoreLocation's `{"msg":"...", "key":value, ...}` messages.
 ///
 /// These are not always valid JSON (`<private>` stands unquoted, `<mask.hash: '…'>`
@@ -24,14 +53,14 @@ public enum MessageFields {
         parse(bytes: Array(text.utf8))
     }
 
-    /// The top-level keys of a JSON-like message given as UTF-8 bytes.
-    static func parse(bytes input: [UInt8]) -> [String: FieldValue]? {
-        var bytes = input
-        bytes.append(0)
-        var i = 0
-        skipSpace(bytes, &i)
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return nil }
-        return readObject(bytes, &i)
+    /// The keys of a message given as UTF-8 bytes; with `wanted`, only those keys.
+    static func parse(bytes: [UInt8], wanted: KeySet? = nil) -> [String: FieldValue]? {
+        bytes.withUnsafeBufferPointer { b in
+            var i = 0
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+            return readObject(b, &i, wanted: wanted)
+        }
     }
 
     /// Looks up a dotted key path (`location.horizontalAccuracy`).
@@ -51,92 +80,147 @@ public enum MessageFields {
         return nil
     }
 
-    private static func skipSpace(_ b: [UInt8], _ i: inout Int) {
+    private typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    private static func skipSpace(_ b: Bytes, _ i: inout Int) {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0a || b[i] == 0x0d { i += 1 }
     }
 
-    private static func readObject(_ b: [UInt8], _ i: inout Int) -> [String: FieldValue] {
+    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?) -> [String: FieldValue] {
         var result: [String: FieldValue] = [:]
         i += 1 // {
         while true {
             skipSpace(b, &i)
-            guard i < b.count, b[i] != 0 else { return result }
+            guard i < b.count else { return result }
             if b[i] == UInt8(ascii: "}") { i += 1; return result }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
             guard b[i] == UInt8(ascii: "\"") else { return result }
-            guard let key = readString(b, &i) else { return result }
+            // The key's bytes (keys carry no escapes in these messages).
+            let keyStart = i + 1
+            var keyEnd = keyStart
+            while keyEnd < b.count, b[keyEnd] != UInt8(ascii: "\"") { keyEnd += 1 }
+            guard keyEnd < b.count else { return result }
+            i = keyEnd + 1
             skipSpace(b, &i)
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return result }
             i += 1
             skipSpace(b, &i)
-            guard let value = readValue(b, &i) else { return result }
-            result[key] = value
+            let keyBytes = Bytes(rebasing: b[keyStart..<keyEnd])
+            var childWanted: KeySet? = nil
+            if let wanted, !wanted.all {
+                guard let child = wanted.child(keyBytes) else {
+                    guard skipValue(b, &i) else { return result }
+                    continue
+                }
+                childWanted = child.all ? nil : child
+            }
+            guard let value = readValue(b, &i, wanted: childWanted) else { return result }
+            result[String(decoding: keyBytes, as: UTF8.self)] = value
         }
     }
 
-    private static func readValue(_ b: [UInt8], _ i: inout Int) -> FieldValue? {
+    /// Steps over a value without reading it; false at a value cut short.
+    private static func skipValue(_ b: Bytes, _ i: inout Int) -> Bool {
+        guard i < b.count else { return false }
+        switch b[i] {
+        case UInt8(ascii: "\""):
+            i += 1
+            while i < b.count {
+                if b[i] == UInt8(ascii: "\\") { i += 2; continue }
+                if b[i] == UInt8(ascii: "\"") { i += 1; return true }
+                i += 1
+            }
+            return false
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var inString = false
+            while i < b.count {
+                let c = b[i]
+                if inString {
+                    if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inString = false }
+                } else if c == UInt8(ascii: "\"") { inString = true }
+                else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { depth += 1 }
+                else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 { i += 1; return true }
+                }
+                i += 1
+            }
+            return false
+        case UInt8(ascii: "<"):
+            while i < b.count, b[i] != UInt8(ascii: ">") { i += 1 }
+            if i < b.count { i += 1; return true }
+            return false
+        default:
+            while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}") { i += 1 }
+            return true
+        }
+    }
+
+    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?) -> FieldValue? {
         guard i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "\""):
             return readString(b, &i).map(FieldValue.string)
         case UInt8(ascii: "{"):
-            return .object(readObject(b, &i))
+            return .object(readObject(b, &i, wanted: wanted))
         case UInt8(ascii: "["):
             // Arrays are not needed by any pattern: keep them as written.
             let start = i
-            var depth = 0
-            var inString = false
-            while i < b.count, b[i] != 0 {
-                let c = b[i]
-                if inString {
-                    if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inString = false }
-                } else if c == UInt8(ascii: "\"") { inString = true }
-                else if c == UInt8(ascii: "[") { depth += 1 }
-                else if c == UInt8(ascii: "]") { depth -= 1; if depth == 0 { i += 1; break } }
-                i += 1
-            }
-            return .bare(String(decoding: b[start..<min(i, b.count - 1)], as: UTF8.self))
+            guard skipValue(b, &i) else { return nil }
+            return .bare(String(decoding: Bytes(rebasing: b[start..<i]), as: UTF8.self))
         case UInt8(ascii: "<"):
             // <private> or <mask.hash: '...'>: read to the matching '>'.
             let start = i
-            while i < b.count, b[i] != 0, b[i] != UInt8(ascii: ">") { i += 1 }
-            let inner = String(decoding: b[(start + 1)..<i], as: UTF8.self)
-            if i < b.count, b[i] == UInt8(ascii: ">") { i += 1 }
+            while i < b.count, b[i] != UInt8(ascii: ">") { i += 1 }
+            let inner = String(decoding: Bytes(rebasing: b[(start + 1)..<i]), as: UTF8.self)
+            if i < b.count { i += 1 }
             if inner == "private" { return .redacted }
             if inner.hasPrefix("mask.hash:") {
-                let hash = inner.dropFirst("mask.hash:".count).trimmingCharacters(in: " '")
-                return .masked(hash)
+                return .masked(inner.dropFirst("mask.hash:".count).trimmingCharacters(in: " '"))
             }
             return .bare("<" + inner + ">")
         default:
             let start = i
-            while i < b.count, b[i] != 0, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}") { i += 1 }
+            while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}") { i += 1 }
             var end = i
-            while end > start, b[end - 1] == 0x20 { end -= 1 }
-            let token = String(decoding: b[start..<end], as: UTF8.self)
-            switch token {
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x0a || b[end - 1] == 0x0d { end -= 1 }
+            let token = Bytes(rebasing: b[start..<end])
+            if let n = number(token) { return .number(n) }
+            let text = String(decoding: token, as: UTF8.self)
+            switch text {
             case "true": return .bool(true)
             case "false": return .bool(false)
             case "null": return .null
-            default:
-                if let d = Double(token) { return .number(d) }
-                return .bare(token)
+            default: return text.isEmpty ? nil : .bare(text)
             }
         }
     }
 
-    private static func readString(_ b: [UInt8], _ i: inout Int) -> String? {
+    /// Integers without strtod (most numbers in these messages); the rest through Double(String).
+    private static func number(_ t: Bytes) -> Double? {
+        guard let first = t.first, first == UInt8(ascii: "-") || (first >= 48 && first <= 57) else { return nil }
+        var i = first == UInt8(ascii: "-") ? 1 : 0
+        guard i < t.count, t.count - i <= 15 else { return Double(String(decoding: t, as: UTF8.self)) }
+        var v: Int64 = 0
+        while i < t.count, t[i] >= 48, t[i] <= 57 { v = v * 10 + Int64(t[i] - 48); i += 1 }
+        if i == t.count { return Double(first == UInt8(ascii: "-") ? -v : v) }
+        return Double(String(decoding: t, as: UTF8.self))
+    }
+
+    private static func readString(_ b: Bytes, _ i: inout Int) -> String? {
         i += 1 // opening quote
         // Fast path: no escape before the closing quote, one String straight from the bytes.
         var j = i
-        while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\"), b[j] != 0 { j += 1 }
+        while j < b.count, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\") { j += 1 }
         if j < b.count, b[j] == UInt8(ascii: "\"") {
-            let s = b.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[i..<j]), as: UTF8.self) }
+            let s = String(decoding: Bytes(rebasing: b[i..<j]), as: UTF8.self)
             i = j + 1
             return s
         }
-        var out: [UInt8] = []
-        while i < b.count, b[i] != 0 {
+        var out: [UInt8] = Array(b[i..<j])
+        i = j
+        while i < b.count {
             let c = b[i]
             if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
             if c == UInt8(ascii: "\\"), i + 1 < b.count {
@@ -146,7 +230,7 @@ public enum MessageFields {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "r"): out.append(0x0d)
                 case UInt8(ascii: "u"):
-                    if i + 4 < b.count, let code = UInt32(String(decoding: b[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
+                    if i + 4 < b.count, let code = UInt32(String(decoding: Bytes(rebasing: b[(i + 1)...(i + 4)]), as: UTF8.self), radix: 16),
                        let scalar = Unicode.Scalar(code) {
                         out.append(contentsOf: Array(String(Character(scalar)).utf8))
                         i += 4
@@ -160,16 +244,6 @@ public enum MessageFields {
             i += 1
         }
         return nil // unterminated
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in set: String) -> String {
-        let chars = Set(set)
-        var s = Substring(self)
-        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
-        while let l = s.last, chars.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }
 

@@ -14,9 +14,10 @@ import GRDBSQLite
 /// executable); what is still unlinked at the end is left to `BundleLinker`.
 final class EventWriter: ParseSink {
     private let db: Database
-    /// The device's id, fixed when the writer first writes (the log's own lines may name it).
-    private let resolveDevice: () -> String
-    private(set) lazy var deviceId: String = resolveDevice()
+    /// What is known of the device; the log's own lines may add its name.
+    var device: DeviceFacts
+    /// The device's id, fixed when the writer first writes.
+    private(set) lazy var deviceId: String = device.id ?? "unknown"
     private let budgetBytes: Int
     private var buffer: [ParsedEvent] = []
     private var bufferedBytes = 0
@@ -33,12 +34,12 @@ final class EventWriter: ParseSink {
 
     private struct PidBundle: Hashable { var pid: Int64; var bundle: String }
 
-    static let columns = ["source_id", "device_id", "line", "time_us", "time", "utc_offset", "process", "pid", "kind", "pattern"]
+    static let columns = ["source_id", "device_id", "line", "time_us", "utc_offset", "process", "pid", "kind", "pattern"]
         + EventColumn.allCases.map(\.rawValue) + ["bundle_via", "message", "fingerprint"]
 
-    init(db: Database, budgetBytes: Int = 48 << 20, device: @escaping () -> String) throws {
+    init(db: Database, device: DeviceFacts, budgetBytes: Int = 48 << 20) throws {
         self.db = db
-        self.resolveDevice = device
+        self.device = device
         self.budgetBytes = budgetBytes
         var executables: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT executable, bundle_id FROM apps WHERE executable IS NOT NULL ORDER BY bundle_id DESC") {
@@ -78,6 +79,10 @@ final class EventWriter: ParseSink {
 
     func link(bundleId: String, pid: Int64, timeUS: Int64) throws {
         noteLink(pid: pid, bundle: bundleId, time: timeUS)
+    }
+
+    func deviceNamed(_ name: String) throws {
+        if device.name == nil { device.name = name }
     }
 
     private func noteLink(pid: Int64, bundle: String, time: Int64) {
@@ -130,7 +135,6 @@ final class EventWriter: ParseSink {
         bind(deviceId)
         bind(Int64(e.line))
         bind(e.timeUS)
-        bind(Timestamps.isoUTC(e.timeUS))
         bind(e.offset.map { Int64($0) })
         bind(e.process)
         bind(e.pid)
@@ -146,7 +150,8 @@ final class EventWriter: ParseSink {
         }
         bind(e.bundleVia)
         bind(e.message)
-        bind(e.fingerprint)
+        // The parser's fingerprint is the line's; stored, it is the line's on this device.
+        bind(Int64(bitPattern: fnv1a(deviceId.utf8, seed: UInt64(bitPattern: e.fingerprint))))
         let rc = sqlite3_step(stmt)
         sqlite3_reset(stmt)
         guard rc == SQLITE_DONE else {
@@ -158,7 +163,9 @@ final class EventWriter: ParseSink {
     private static let eventColumns = EventColumn.allCases
 
     /// Stores everything with the source row, unless the same content is already there.
-    func commit(_ facts: SourceFacts, alsoWrite: (Database) throws -> Void = { _ in }) throws -> CommitOutcome {
+    func commit(_ given: SourceFacts, alsoWrite: (Database) throws -> Void = { _ in }) throws -> CommitOutcome {
+        var facts = given
+        facts.device = device
         do {
             if sourceId == nil { try begin() }
             if let existing = try String.fetchOne(db, sql: "SELECT path FROM sources WHERE content_sha256 = ? AND id != ?",

@@ -63,7 +63,8 @@ enum Schema {
                     line INTEGER NOT NULL,
                     device_id TEXT NOT NULL,
                     time_us INTEGER NOT NULL,       -- UTC, microseconds since 1970
-                    time TEXT NOT NULL,             -- UTC, ISO 8601
+                    time TEXT GENERATED ALWAYS AS (  -- UTC, ISO 8601, computed when read
+                        printf('%s.%06dZ', strftime('%Y-%m-%dT%H:%M:%S', time_us / 1000000, 'unixepoch'), time_us % 1000000)) VIRTUAL,
                     utc_offset INTEGER,             -- seconds; NULL when the zone was assumed
                     process TEXT,
                     pid INTEGER,                    -- of the process that logged the line
@@ -80,7 +81,8 @@ enum Schema {
                     message TEXT NOT NULL,
                     fingerprint INTEGER NOT NULL
                 );
-                CREATE UNIQUE INDEX events_by_fingerprint ON events(device_id, time_us, fingerprint); -- time first: inserts stay local
+                -- The fingerprint includes the device; time first keeps inserts local.
+                CREATE UNIQUE INDEX events_by_fingerprint ON events(time_us, fingerprint);
                 CREATE INDEX events_by_app ON events(device_id, bundle_id, time_us);
                 CREATE INDEX events_unlinked ON events(device_id, app_pid) WHERE bundle_id IS NULL;
                 """)
