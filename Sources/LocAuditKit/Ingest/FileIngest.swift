@@ -8,6 +8,8 @@ struct FileIngest {
     let path: String
     let db: DatabaseQueue
     let bar: ProgressBar
+    /// Bytes of events held in memory before taking the write lock (0: take it at once).
+    let eventBudget: Int
 
     static let headBytes = 64 * 1024
     static let maxFactsBytes = 16 << 20
@@ -58,7 +60,7 @@ struct FileIngest {
         let parsedCounts = CountsBox()
         var appId: String? = nil
         let (outcome, counts, writtenDevice): (CommitOutcome, ParseCounts, DeviceFacts) = try db.inDatabase { db in
-            let writer = try EventWriter(db: db, device: device)
+            let writer = try EventWriter(db: db, device: device, budgetBytes: eventBudget)
             do {
                 var factsBytes: [UInt8] = []
                 if container.isLog {

@@ -54,14 +54,17 @@ public final class Ingester: @unchecked Sendable {
             lock.unlock()
         }
         for (i, path) in facts.enumerated() {
-            record(i, ingestFile(path, connection: nil, bar: bar))
+            record(i, ingestFile(path, connection: nil, bar: bar, eventBudget: 0))
         }
         let next = Counter()
         let jobs = max(1, min(options.jobs, logs.count))
+        // One file at a time writes its events as it reads them; several at once hold
+        // theirs in memory (up to a budget) so that one's write lock does not stall the others.
+        let eventBudget = jobs == 1 ? 0 : EventWriter.sharedBudgetBytes
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let connection = try? store.connect()
             while let i = next.take(below: logs.count) {
-                record(facts.count + i, ingestFile(logs[i], connection: connection, bar: bar))
+                record(facts.count + i, ingestFile(logs[i], connection: connection, bar: bar, eventBudget: eventBudget))
             }
         }
         bar.clear()
@@ -120,11 +123,11 @@ public final class Ingester: @unchecked Sendable {
 
     // MARK: One file
 
-    func ingestFile(_ path: String, connection: DatabaseQueue?, bar: ProgressBar) -> FileReport {
+    func ingestFile(_ path: String, connection: DatabaseQueue?, bar: ProgressBar, eventBudget: Int) -> FileReport {
         let started = Date()
         do {
             let db = try connection ?? store.connect()
-            return try FileIngest(ingester: self, path: path, db: db, bar: bar).run(started: started)
+            return try FileIngest(ingester: self, path: path, db: db, bar: bar, eventBudget: eventBudget).run(started: started)
         } catch {
             var report = FileReport(path: path, outcome: .failed, seconds: Date().timeIntervalSince(started))
             report.error = Ingester.describe(error, path: path)

@@ -4,10 +4,11 @@ import GRDBSQLite
 
 /// Writes one file's events into the store, wholly or not at all.
 ///
-/// Events are held in memory while the file is read, so that parallel jobs and other
-/// processes keep using the store; a file with more than `budgetBytes` of events takes
-/// the write lock when the budget is reached and writes the rest straight through. Either
-/// way everything lands in one transaction with the source row, or nothing does.
+/// With a budget, events are held in memory while the file is read, so that parallel jobs
+/// keep using the store; a file with more than `budgetBytes` of events takes the write lock
+/// when the budget is reached and writes the rest straight through (without a budget, at
+/// once: writing then overlaps reading). Either way everything lands in one transaction
+/// with the source row, or nothing does.
 ///
 /// App lines name a pid and an executable, not a bundle: the writer links them as it goes
 /// (the latest system line of this file naming that pid with a bundle, else an Info.plist
@@ -37,7 +38,10 @@ final class EventWriter: ParseSink {
     static let columns = ["source_id", "device_id", "line", "time_us", "utc_offset", "process", "pid", "kind", "pattern"]
         + EventColumn.allCases.map(\.rawValue) + ["bundle_via", "message", "fingerprint"]
 
-    init(db: Database, device: DeviceFacts, budgetBytes: Int = 48 << 20) throws {
+    /// The budget of each of several files read at once.
+    static let sharedBudgetBytes = 48 << 20
+
+    init(db: Database, device: DeviceFacts, budgetBytes: Int) throws {
         self.db = db
         self.device = device
         self.budgetBytes = budgetBytes
@@ -72,7 +76,7 @@ final class EventWriter: ParseSink {
         }
         buffer.append(e)
         bufferedBytes += e.message.utf8.count + 256
-        if bufferedBytes > budgetBytes {
+        if bufferedBytes >= budgetBytes {
             try begin()
         }
     }
