@@ -14,7 +14,7 @@ public struct LocAudit: ParsableCommand {
             3 nothing to read.
             """,
         version: "0.1.0",
-        subcommands: [IngestCommand.self, CatalogCommand.self]
+        subcommands: [IngestCommand.self, CatalogCommand.self, QueryCommand.self]
     )
 
     public init() {}

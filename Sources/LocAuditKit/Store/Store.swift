@@ -10,9 +10,11 @@ public struct Store: Sendable {
         explicit ?? ProcessInfo.processInfo.environment["LOCAUDIT_DB"] ?? "locaudit.sqlite"
     }
 
-    /// Opens (creating and migrating) the store at `path`.
-    public init(path: String) throws {
+    /// Opens (creating and migrating) the store at `path`; with `migrate: false`, opens it as it is
+    /// (for read-only use: nothing is written).
+    public init(path: String, migrate: Bool = true) throws {
         self.path = path
+        guard migrate else { return }
         let queue = try connect()
         try queue.inDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import LocAuditKit
+
+extension QueryFormat: ExpressibleByArgument {}
+
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Ask the database a question in SQL: a saved query by name, a .sql file, or --sql.",
+        discussion: """
+            The connection is read-only: a statement that would write is refused and changes
+            nothing. Parameters are bound (:name in the SQL, --param name=VALUE here), never
+            spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
+            and the queries folder of the locaudit checkout or installation.
+            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("A saved query's name, or a .sql file.", valueName: "name|file.sql"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("SQL to run instead of a saved query.", valueName: "sql"))
+    var sql: String?
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("A parameter, KEY=VALUE; repeatable.", valueName: "key=value"))
+    var params: [String] = []
+
+    @Option(help: ArgumentHelp("Output format.", valueName: "format"))
+    var format: QueryFormat = .table
+
+    @Flag(help: "List the saved queries with their descriptions and parameters.")
+    var list = false
+
+    func validate() throws {
+        let chosen = [query != nil, sql != nil, list].filter { $0 }.count
+        if chosen != 1 { throw ValidationError("Give exactly one of: a saved query's name or a .sql file, --sql \"SELECT ...\", or --list.") }
+        for p in params where !p.contains("=") { throw ValidationError("--param takes KEY=VALUE (got '\(p)').") }
+    }
+
+    func run() throws {
+        if list {
+            for q in SavedQuery.all() {
+                print(q.name)
+                if !q.description.isEmpty { print("  \(q.description)") }
+                for p in q.parameters {
+                    print("  --param \(p.name)=…" + (p.defaultValue.map { " (default \($0))" } ?? " (required)") + (p.description.isEmpty ? "" : "  \(p.description)"))
+                }
+            }
+            return
+        }
+        var values: [String: String] = [:]
+        for p in params {
+            let parts = p.split(separator: "=", maxSplits: 1)
+            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        let dbPath = Store.defaultPath(store.db)
+        guard FileManager.default.fileExists(atPath: dbPath) else {
+            printError("no database at \(dbPath); ingest logs first (`locaudit ingest ...`) or name one with --db.")
+            throw ExitCode(1)
+        }
+        do {
+            let store = try Store(path: dbPath, migrate: false)
+            let result: QueryResult
+            if let sql {
+                result = try QueryRunner.run(sql, parameters: values, store: store)
+            } else {
+                result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
+            }
+            print(format.render(result), terminator: "")
+        } catch let error as QueryError {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A query kept in a `.sql` file, with a header that says what it is:
+///
+/// ```sql
+/// -- name: findings-by-rule
+/// -- description: Findings of the latest audit run, by rule and app.
+/// -- param: run = latest   the audit run (an id from audit_runs)
+/// SELECT ...
+/// ```
+///
+/// Parameters are SQLite named parameters (`:run`), bound, never spliced into the SQL.
+public struct SavedQuery: Sendable, Equatable {
+    public struct Parameter: Sendable, Equatable {
+        public var name: String
+        /// Used when the user gives none; nil means the parameter is required.
+        public var defaultValue: String?
+        public var description: String
+    }
+
+    public var name: String
+    public var description: String
+    public var parameters: [Parameter]
+    public var sql: String
+    public var path: String?
+
+    /// Reads a query file's header and SQL.
+    public static func parse(_ text: String, path: String? = nil) throws -> SavedQuery {
+        var query = SavedQuery(name: "", description: "", parameters: [], sql: text, path: path)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("--") else { if !trimmed.isEmpty { break } else { continue } }
+            let body = trimmed.dropFirst(2).trimmingCharacters(in: .whitespaces)
+            if body.hasPrefix("name:") {
+                query.name = body.dropFirst(5).trimmingCharacters(in: .whitespaces)
+            } else if body.hasPrefix("description:") {
+                query.description = body.dropFirst(12).trimmingCharacters(in: .whitespaces)
+            } else if body.hasPrefix("param:") {
+                query.parameters.append(try parameter(body.dropFirst(6).trimmingCharacters(in: .whitespaces), in: path))
+            }
+        }
+        if query.name.isEmpty {
+            query.name = path.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "query"
+        }
+        return query
+    }
+
+    /// `run = latest   the audit run`, or `device   the device id` (required).
+    private static func parameter(_ spec: String, in path: String?) throws -> Parameter {
+        let words = spec.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let name = words.first, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            throw QueryError("\(path ?? "query"): a `-- param:` line needs a name: `-- param: NAME [= DEFAULT] description`.")
+        }
+        if words.count >= 3, words[1] == "=" {
+            return Parameter(name: name, defaultValue: words[2], description: words.dropFirst(3).joined(separator: " "))
+        }
+        return Parameter(name: name, defaultValue: nil, description: words.dropFirst().joined(separator: " "))
+    }
+
+    /// Where saved queries are looked for, in order: `$LOCAUDIT_QUERIES`, `./queries`,
+    /// and the `queries` folder of the checkout or installation the binary runs from.
+    public static func directories() -> [URL] {
+        var dirs: [URL] = []
+        if let env = ProcessInfo.processInfo.environment["LOCAUDIT_QUERIES"], !env.isEmpty {
+            dirs.append(URL(fileURLWithPath: env))
+        }
+        dirs.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("queries"))
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            dirs.append(dir.appendingPathComponent("queries"))
+            dirs.append(dir.appendingPathComponent("share/locaudit/queries"))
+            dir.deleteLastPathComponent()
+        }
+        var seen = Set<String>()
+        return dirs.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// Every saved query found, the first of each name winning, sorted by name.
+    public static func all(in directories: [URL] = directories()) -> [SavedQuery] {
+        var byName: [String: SavedQuery] = [:]
+        for dir in directories {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            for file in files.sorted() where file.hasSuffix(".sql") {
+                let path = dir.appendingPathComponent(file).path
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                      let query = try? parse(text, path: path), byName[query.name] == nil else { continue }
+                byName[query.name] = query
+            }
+        }
+        return byName.values.sorted { $0.name < $1.name }
+    }
+
+    /// A saved query by name, or a `.sql` file by path.
+    public static func find(_ nameOrPath: String, in directories: [URL] = directories()) throws -> SavedQuery {
+        if nameOrPath.hasSuffix(".sql") || nameOrPath.contains("/") {
+            guard let text = try? String(contentsOfFile: nameOrPath, encoding: .utf8) else {
+                throw QueryError("cannot read \(nameOrPath); check the path.")
+            }
+            return try parse(text, path: nameOrPath)
+        }
+        let known = all(in: directories)
+        guard let query = known.first(where: { $0.name == nameOrPath }) else {
+            throw QueryError("no saved query named '\(nameOrPath)'. `locaudit query --list` shows them: \(known.map(\.name).joined(separator: ", ")).")
+        }
+        return query
+    }
+}
+
+/// A query that cannot run, in words a user can act on.
+public struct QueryError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

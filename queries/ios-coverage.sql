@@ -1,0 +1,9 @@
+-- name: ios-coverage
+-- description: iOS versions the fleet's logs cover: devices, logs, events and time span per version (unknown when no device facts were given).
+SELECT coalesce(s.os_version, 'unknown') AS ios, count(DISTINCT s.device_id) AS devices, count(*) AS logs,
+       sum(s.events) AS events, min(s.first_time) AS first_time, max(s.last_time) AS last_time
+FROM sources s
+WHERE s.container NOT IN ('info-plist', 'ideviceinfo')
+GROUP BY coalesce(s.os_version, 'unknown')
+ORDER BY CASE WHEN s.os_version IS NULL THEN 1 ELSE 0 END,
+         CAST(s.os_version AS INTEGER), s.os_version;

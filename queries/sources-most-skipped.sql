@@ -1,0 +1,9 @@
+-- name: sources-most-skipped
+-- description: Logs with the most lines skipped, with the reasons (see docs/schema.md), to find damaged or unexpected exports.
+-- param: limit = 20   how many logs
+SELECT s.path, s.container, s.device_id AS device, s.lines_read,
+       coalesce((SELECT sum(value) FROM json_each(s.skipped)), 0) AS skipped, s.skipped AS by_reason
+FROM sources s
+WHERE s.container NOT IN ('info-plist', 'ideviceinfo')
+ORDER BY skipped DESC, s.path
+LIMIT :limit;
