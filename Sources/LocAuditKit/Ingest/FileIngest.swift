@@ -111,7 +111,7 @@ struct FileIngest {
                                         device: device, counts: counts)
                 let outcome = try writer.commit(facts) { db in
                     if container == .infoPlist {
-                        try SourceCommit.upsertApp(try AppFacts.read(Data(factsBytes)), path: path, sha256: facts.contentSHA256, in: db)
+                        try FactsWriter.upsertApp(try AppFacts.read(Data(factsBytes)), path: path, sha256: facts.contentSHA256, in: db)
                         try BundleLinker.linkAll(in: db)
                     }
                 }

@@ -251,7 +251,7 @@ final class RecordParser {
     private func textLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         if b.isEmpty {
             // Blank lines inside a record are part of it; between records they are noise.
-            if pending != nil { counts.note("continuation") ; appendContinuation(b) } else { counts.skip("noise") }
+            if pending != nil { counts.note("continuation"); appendContinuation(b) } else { counts.skip("noise") }
             return
         }
         let parsed: TextLine
