@@ -89,7 +89,8 @@ import Testing
         let ndjson = try ws.write("a.ndjson", "Filtering the log data using \"x\"\n" + records.joined(separator: "\n") + "\n{\"count\":2,\"finished\":1}\n")
         let pretty = "[\n" + records.map { "  " + $0.replacingOccurrences(of: "\",\"", with: "\",\n    \"") }.joined(separator: ",\n") + "\n]\n"
         let json = try ws.write("b.json", pretty)
-        let report = try ws.ingest([ndjson, json])
+        // One after the other: the second file's copy of the line is the duplicate.
+        let report = try ws.ingest([ndjson, json]) { $0.jobs = 1 }
         #expect(report.files.map(\.container) == ["log-ndjson", "log-json"])
         #expect(report.files.map(\.events) == [1, 0]) // the same line twice is one event
         #expect(report.files[1].skipped?["duplicate"] == 1)

@@ -191,7 +191,7 @@ final class EventWriter: ParseSink {
                                  facts.gzipMembers, facts.container.rawValue,
                                  facts.container == .infoPlist ? nil : deviceId, facts.device.osVersion,
                                  c.zoneAssumed, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
-                                 c.linesRead, stored, FactsWriter.jsonText(skipped), FactsWriter.jsonText(c.notes),
+                                 c.linesRead, stored, jsonText(skipped), jsonText(c.notes),
                                  Clock.nowISO(), sourceId])
             let upsertLink = try db.makeStatement(sql: """
                 INSERT INTO process_links (device_id, pid, bundle_id, first_time_us, last_time_us) VALUES (?, ?, ?, ?, ?)

@@ -30,10 +30,4 @@ enum FactsWriter {
                              jsonText(app.backgroundModes), app.temporaryPurposeKeys.map { jsonText($0) },
                              app.defaultAccuracyReduced, app.defaultAccuracyReducedType, path, sha256, Clock.nowISO()])
     }
-
-    static func jsonText<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
-    }
 }

@@ -45,3 +45,10 @@ enum Clock {
         Timestamps.isoUTC(Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 }
+
+/// Compact JSON with sorted keys, for the store's JSON columns.
+func jsonText<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+}
