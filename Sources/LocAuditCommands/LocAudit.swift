@@ -14,7 +14,7 @@ public struct LocAudit: ParsableCommand {
             3 nothing to read.
             """,
         version: "0.1.0",
-        subcommands: [IngestCommand.self, CatalogCommand.self, QueryCommand.self]
+        subcommands: [IngestCommand.self, AuditCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
     )
 
     public init() {}

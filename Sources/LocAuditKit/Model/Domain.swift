@@ -57,6 +57,20 @@ public enum LocationService: String, Codable, Sendable, CaseIterable {
     public var relaunchesApp: Bool { self == .significantChange || self == .visits || self == .region }
 }
 
+/// Services running, as bits: the replay copies its state at every event.
+public struct LocationServices: Sendable, Equatable {
+    private var bits: UInt8 = 0
+    public init() {}
+    private static func bit(_ s: LocationService) -> UInt8 { 1 << UInt8(LocationService.allCases.firstIndex(of: s)!) }
+    public func contains(_ s: LocationService) -> Bool { bits & Self.bit(s) != 0 }
+    public mutating func insert(_ s: LocationService) { bits |= Self.bit(s) }
+    public mutating func remove(_ s: LocationService) { bits &= ~Self.bit(s) }
+    /// The first running service (in `LocationService.allCases` order) that satisfies `predicate`.
+    public func first(where predicate: (LocationService) -> Bool) -> LocationService? {
+        LocationService.allCases.first { contains($0) && predicate($0) }
+    }
+}
+
 /// Which authorization an app asks for.
 public enum AuthorizationRequest: String, Codable, Sendable {
     /// `requestWhenInUseAuthorization`.

@@ -1,37 +1,39 @@
 import GRDB
+import GRDBSQLite
 
 /// One stored event of an app, typed for the replay: a row of `events` with a bundle id.
-public struct AppEvent: Sendable {
-    public var id: Int64
-    public var kind: EventKind
-    public var timeUS: Int64
-    public var deviceId: String
-    public var bundleId: String
+/// A class: every replay step and rule refers to it, and copies would cost more than the audit.
+public final class AppEvent: Sendable {
+    public let id: Int64
+    public let kind: EventKind
+    public let timeUS: Int64
+    public let deviceId: String
+    public let bundleId: String
     /// The app process the event is about; nil for system lines that name only the bundle.
-    public var appPid: Int64?
-    public var sourceId: Int64
-    public var line: Int
+    public let appPid: Int64?
+    public let sourceId: Int64
+    public let line: Int
     /// The status as written (kept when it is not a known `AuthorizationStatus`).
-    public var statusText: String?
-    public var accuracy: AccuracyAuthorization?
-    public var temporary: Bool?
-    public var provisional: Bool?
-    public var reason: String?
-    public var appState: AppState?
-    public var service: LocationService?
-    public var call: String?
-    public var horizontalAccuracy: Double?
-    public var locationPrivate: Bool
-    public var property: String?
-    public var value: Int64?
-    public var promptKind: String?
-    public var promptOptions: String?
-    public var choice: String?
-    public var purposeKey: String?
-    public var visible: Bool?
-    public var intent: String?
+    public let statusText: String?
+    public let accuracy: AccuracyAuthorization?
+    public let temporary: Bool?
+    public let provisional: Bool?
+    public let reason: String?
+    public let appState: AppState?
+    public let service: LocationService?
+    public let call: String?
+    public let horizontalAccuracy: Double?
+    public let locationPrivate: Bool
+    public let property: String?
+    public let value: Int64?
+    public let promptKind: String?
+    public let promptOptions: String?
+    public let choice: String?
+    public let purposeKey: String?
+    public let visible: Bool?
+    public let intent: String?
 
-    public var status: AuthorizationStatus? { statusText.flatMap(AuthorizationStatus.init(rawValue:)) }
+    public let status: AuthorizationStatus?
 
     /// The columns `load` reads, in order.
     static let selection = """
@@ -40,34 +42,42 @@ public struct AppEvent: Sendable {
         prompt_options, choice, purpose_key, visible, intent
         """
 
-    init?(row: Row) {
-        guard let kind = EventKind(rawValue: row[1]) else { return nil }
-        id = row[0]
+    /// Reads the current row of a statement selecting `selection`; nil for an unknown kind.
+    init?(_ stmt: OpaquePointer, strings: inout StringTable) {
+        // Every text column but the ids has few distinct values: intern them too.
+        func text(_ i: Int32) -> String? {
+            sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : strings.intern(stmt, i)
+        }
+        func int(_ i: Int32) -> Int64? { sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i) }
+        func flag(_ i: Int32) -> Bool? { int(i).map { $0 != 0 } }
+        guard let kind = text(1).flatMap(EventKind.init(rawValue:)) else { return nil }
+        id = sqlite3_column_int64(stmt, 0)
         self.kind = kind
-        timeUS = row[2]
-        deviceId = row[3]
-        bundleId = row[4]
-        appPid = row[5]
-        sourceId = row[6]
-        line = row[7]
-        statusText = row[8]
-        accuracy = (row[9] as String?).flatMap(AccuracyAuthorization.init(rawValue:))
-        temporary = (row[10] as Int64?).map { $0 != 0 }
-        provisional = (row[11] as Int64?).map { $0 != 0 }
-        reason = row[12]
-        appState = (row[13] as String?).flatMap(AppState.init(rawValue:))
-        service = (row[14] as String?).flatMap(LocationService.init(rawValue:))
-        call = row[15]
-        horizontalAccuracy = row[16]
-        locationPrivate = (row[17] as Int64?) == 1
-        property = row[18]
-        value = row[19] as Int64?
-        promptKind = row[20]
-        promptOptions = row[21]
-        choice = row[22]
-        purposeKey = row[23]
-        visible = (row[24] as Int64?).map { $0 != 0 }
-        intent = row[25]
+        timeUS = sqlite3_column_int64(stmt, 2)
+        deviceId = strings.intern(stmt, 3)
+        bundleId = strings.intern(stmt, 4)
+        appPid = int(5)
+        sourceId = sqlite3_column_int64(stmt, 6)
+        line = Int(sqlite3_column_int64(stmt, 7))
+        statusText = text(8)
+        status = statusText.flatMap(AuthorizationStatus.init(rawValue:))
+        accuracy = text(9).flatMap(AccuracyAuthorization.init(rawValue:))
+        temporary = flag(10)
+        provisional = flag(11)
+        reason = text(12)
+        appState = text(13).flatMap(AppState.init(rawValue:))
+        service = text(14).flatMap(LocationService.init(rawValue:))
+        call = text(15)
+        horizontalAccuracy = sqlite3_column_type(stmt, 16) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, 16)
+        locationPrivate = int(17) == 1
+        property = text(18)
+        value = sqlite3_column_type(stmt, 19) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 19) : nil
+        promptKind = text(20)
+        promptOptions = text(21)
+        choice = text(22)
+        purposeKey = text(23)
+        visible = flag(24)
+        intent = text(25)
     }
 
     /// A location delivered to the app.
@@ -83,24 +93,75 @@ public struct AppEvent: Sendable {
 
 /// Which events an audit reads.
 public struct EventScope: Sendable {
-    public var device: String?
-    public var bundleId: String?
+    public let device: String?
+    public let bundleId: String?
     public init(device: String? = nil, bundleId: String? = nil) {
         self.device = device
         self.bundleId = bundleId
     }
 
     /// Every event of the apps in scope, by device and app, in time order (then file order).
+    ///
+    /// The table is read in storage order (a sequential scan) and sorted here: walking the
+    /// `events_by_app` index costs a random read per row.
     func load(_ db: Database) throws -> [AppEvent] {
-        var events: [AppEvent] = []
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(AppEvent.selection) FROM events
+        let statement = try db.makeStatement(sql: """
+            SELECT \(AppEvent.selection) FROM events NOT INDEXED
             WHERE bundle_id IS NOT NULL AND (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR bundle_id = ?2)
-            ORDER BY device_id, bundle_id, time_us, source_id, line
-            """, arguments: [device, bundleId])
-        while let row = try rows.next() {
-            if let event = AppEvent(row: row) { events.append(event) }
+            """)
+        try statement.setArguments([device, bundleId])
+        let stmt = statement.sqliteStatement
+        var strings = StringTable()
+        var groups: [Int: [AppEvent]] = [:]
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            if let event = AppEvent(stmt, strings: &strings) {
+                groups[strings.lastIndex(3) << 32 | strings.lastIndex(4), default: []].append(event)
+            }
+        }
+        sqlite3_reset(stmt)
+        var events: [AppEvent] = []
+        events.reserveCapacity(groups.values.reduce(0) { $0 + $1.count })
+        func inOrder(_ a: AppEvent, _ b: AppEvent) -> Bool { (a.timeUS, a.sourceId, a.line) < (b.timeUS, b.sourceId, b.line) }
+        let keyed = groups.values.map { ($0[0].deviceId, $0[0].bundleId, $0) }
+        for (_, _, group) in keyed.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+            // Mostly in order already (one file, read in order): sort only when needed.
+            let sorted = zip(group, group.dropFirst()).allSatisfy { !inOrder($1, $0) }
+            events += sorted ? group : group.sorted(by: inOrder)
         }
         return events
     }
+}
+
+/// Device and bundle ids repeat on every row: one String each, and a number to group by.
+struct StringTable {
+    private var strings: [String] = []
+    private var index: [String: Int] = [:]
+    /// Per column: the last value's bytes and number.
+    private var last: [(bytes: [UInt8], index: Int)] = Array(repeating: ([], -1), count: 32)
+
+    mutating func intern(_ stmt: OpaquePointer, _ column: Int32) -> String {
+        let count = Int(sqlite3_column_bytes(stmt, column))
+        let p = sqlite3_column_text(stmt, column)
+        let bytes = UnsafeBufferPointer(start: p, count: p == nil ? 0 : count)
+        if last[Int(column)].index >= 0, last[Int(column)].bytes.elementsEqual(bytes) { return strings[last[Int(column)].index] }
+        let string = String(decoding: bytes, as: UTF8.self)
+        let i: Int
+        if let known = index[string] {
+            i = known
+        } else {
+            i = strings.count
+            strings.append(string)
+            index[string] = i
+        }
+        last[Int(column)] = (Array(bytes), i)
+        return string
+    }
+
+    /// The number of the value last interned from `column`.
+    func lastIndex(_ column: Int32) -> Int { last[Int(column)].index }
 }

@@ -56,7 +56,7 @@ extension ReplayState {
         indicatorFlag = false
         blueBarVisible = false
         paused = false
-        services = []
+        services = LocationServices()
         terminated = false
         lastRequest = nil
         lastPromptKind = nil

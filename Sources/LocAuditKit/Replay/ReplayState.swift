@@ -43,7 +43,7 @@ public struct ReplayState: Sendable {
     public var blueBarVisible = false
     /// Updates paused automatically and not resumed.
     public var paused = false
-    public var services: Set<LocationService> = []
+    public var services = LocationServices()
     /// The process has terminated (or crashed).
     public var terminated = false
     /// The latest authorization request of this session.
@@ -61,7 +61,13 @@ public struct ReplayState: Sendable {
 }
 
 /// One event of a replayed session with the state it happened in (before it applied).
-public struct ReplayStep: Sendable {
-    public var event: AppEvent
-    public var state: ReplayState
+/// A class: rules pass steps around by the million, and a reference is cheap to copy.
+public final class ReplayStep: Sendable {
+    public let event: AppEvent
+    public let state: ReplayState
+
+    init(event: AppEvent, state: ReplayState) {
+        self.event = event
+        self.state = state
+    }
 }

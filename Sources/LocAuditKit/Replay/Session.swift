@@ -1,3 +1,8 @@
+extension AppEvent {
+    /// RunningBoard says the process runs: after a termination, a reused pid is a new process.
+    var isRunningState: Bool { kind == .appState && appState != .terminated && appState != nil }
+}
+
 /// One run of one app process on one device: from its launch (or first line) to its
 /// termination, the next launch of the app, or the end of the log.
 public struct Session: Sendable {
@@ -57,7 +62,7 @@ enum SessionBuilder {
         for event in events {
             let isLaunch = event.kind == .launch || event.kind == .relaunch
             var target: Int
-            if let pid = event.appPid, let known = byPid[pid] {
+            if let pid = event.appPid, let known = byPid[pid], !(sessions[known].endReason == .terminated && event.isRunningState) {
                 target = known
             } else if isLaunch {
                 if let last = sessions.indices.last, sessions[last].endReason != .terminated,

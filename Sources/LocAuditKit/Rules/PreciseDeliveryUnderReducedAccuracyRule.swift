@@ -11,7 +11,8 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
             With reduced accuracy (the user turned Precise off, or NSLocationDefaultAccuracyReduced)
             iOS delivers approximate locations only; a precise one needs a temporary full-accuracy
             grant. The floor is a parameter (--reduced-accuracy-floor). `<private>` locations
-            carry no accuracy: they cannot be judged and are counted as not evaluable.
+            carry no accuracy, and a session that never says its accuracy authorization cannot
+            be judged: both are counted as not evaluable.
             """,
         triggeringExamples: [
             RuleExample(os: "17.5.1", plist: .complete, #"""
@@ -34,10 +35,11 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
         var violations: [Violation] = []
-        var judged = 0, hidden = 0
+        var judged = 0, hidden = 0, unknownAccuracy = 0
         for step in session.deliveries {
             let state = step.state
-            guard state.accuracy == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { continue }
+            guard let authorization = state.accuracy else { unknownAccuracy += 1; continue }
+            guard authorization == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { judged += 1; continue }
             guard let accuracy = step.event.horizontalAccuracy else { hidden += 1; continue }
             judged += 1
             if accuracy < settings.reducedAccuracyFloor {
@@ -45,6 +47,7 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
             }
         }
         if judged == 0, hidden > 0 { return .notEvaluable("<private> locations without accuracy") }
+        if judged == 0, unknownAccuracy > 0 { return .notEvaluable("accuracy authorization unknown (no limitsPrecision or accuracy line)") }
         return .evaluated(violations)
     }
 }

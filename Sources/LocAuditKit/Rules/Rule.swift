@@ -174,12 +174,12 @@ public struct AppOnVersion: Sendable {
     public var behaviour: IOSBehaviour { IOSBehaviour.of(version) }
 
     /// Every step of every session, in time order.
-    public var steps: [ReplayStep] { sessions.flatMap(\.steps) }
+    public var steps: FlattenSequence<LazyMapSequence<[ReplayedSession], [ReplayStep]>> { sessions.lazy.map(\.steps).joined() }
 }
 
 extension ReplayedSession {
     /// Deliveries to the live app, with their state.
-    var deliveries: [ReplayStep] { steps.filter { $0.event.isDelivery && !$0.state.terminated } }
+    var deliveries: LazyFilterSequence<[ReplayStep]> { steps.lazy.filter { $0.event.isDelivery && !$0.state.terminated } }
 }
 
 /// `"5 m"`, `"1414 m"`.

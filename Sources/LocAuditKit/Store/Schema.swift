@@ -87,6 +87,64 @@ enum Schema {
                 CREATE INDEX events_unlinked ON events(device_id, app_pid) WHERE bundle_id IS NULL;
                 """)
         }
+        migrator.registerMigration("v2: sessions, findings, audit runs") { db in
+            try db.execute(sql: """
+                CREATE TABLE sessions (             -- rebuilt by every audit from events
+                    id INTEGER PRIMARY KEY,
+                    device_id TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    pid INTEGER,                    -- the app process; NULL when no line names it
+                    start_us INTEGER NOT NULL,      -- launch, else first line
+                    start TEXT NOT NULL,
+                    end_us INTEGER NOT NULL,
+                    end TEXT NOT NULL,
+                    end_reason TEXT NOT NULL,       -- 'terminated', 'next-launch', 'end-of-log'
+                    launch_intent TEXT,             -- 'foreground-interactive', 'background', NULL without a launch line
+                    relaunch_service TEXT,          -- service locationd relaunched the app for
+                    os_version TEXT,                -- NULL when unknown
+                    events INTEGER NOT NULL,
+                    first_event_id INTEGER,
+                    last_event_id INTEGER,
+                    status_at_start TEXT,           -- replayed status when the session began
+                    status_at_end TEXT
+                );
+                CREATE INDEX sessions_by_app ON sessions(device_id, bundle_id, start_us);
+                CREATE TABLE audit_runs (
+                    id INTEGER PRIMARY KEY,
+                    started_at TEXT NOT NULL,
+                    options TEXT NOT NULL,          -- JSON: the filters and thresholds of the run
+                    events INTEGER NOT NULL,
+                    sessions INTEGER NOT NULL,
+                    findings INTEGER NOT NULL,      -- found by this run (before any baseline)
+                    new INTEGER NOT NULL,
+                    persisting INTEGER NOT NULL,
+                    resolved INTEGER NOT NULL,
+                    evaluated INTEGER NOT NULL,     -- rule checks evaluated
+                    not_evaluable INTEGER NOT NULL,
+                    verdict TEXT NOT NULL,          -- 'findings', 'pass', 'insufficient evidence'
+                    exit_code INTEGER NOT NULL
+                );
+                CREATE TABLE findings (             -- one row per finding ever seen; re-audits update it
+                    id INTEGER PRIMARY KEY,
+                    fingerprint TEXT NOT NULL UNIQUE, -- rule + device + bundle + pid + session start (configuration: rule + bundle + iOS)
+                    rule TEXT NOT NULL,
+                    severity TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    pid INTEGER,                    -- NULL for configuration findings
+                    os_version TEXT,
+                    session_start TEXT,             -- NULL for configuration findings
+                    time_us INTEGER NOT NULL,
+                    time TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    evidence TEXT NOT NULL,         -- JSON [{event, file, line}]
+                    first_run INTEGER NOT NULL REFERENCES audit_runs(id),
+                    last_run INTEGER NOT NULL REFERENCES audit_runs(id),
+                    resolved_run INTEGER REFERENCES audit_runs(id) -- NULL while the finding is still seen
+                );
+                CREATE INDEX findings_by_app ON findings(device_id, bundle_id, time_us);
+                """)
+        }
         return migrator
     }
 

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import LocAuditKit
+
+extension Severity: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Replay every app session against the rules model and report findings.",
+        discussion: """
+            Sessions are rebuilt from the stored events (one per app process) and replayed in
+            time order per app and device; every rule of `locaudit rules` is checked. Findings
+            go to the `findings` table and the report; each run is recorded in `audit_runs`,
+            and the report says which findings are new, persisting and resolved since the
+            previous run. Re-auditing an unchanged database gives the same findings.
+
+            A rule that cannot be evaluated (unknown iOS version, <private> locations, no
+            Info.plist) is counted as not evaluable; an audit with nothing evaluable is
+            "insufficient evidence", never a pass.
+
+            Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on,
+            2 usage error, 3 database missing or insufficient evidence.
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Only this device (its id: UDID or name).", valueName: "id"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("Only this app.", valueName: "bundle-id"))
+    var app: String?
+
+    @Option(help: ArgumentHelp("Only findings at or after this time (ISO 8601; no zone = UTC).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only findings at or before this time.", valueName: "time"))
+    var until: String?
+
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Only this rule; repeatable.", valueName: "id"))
+    var rules: [String] = []
+
+    @Option(name: .customLong("skip-rule"), help: ArgumentHelp("Not this rule; repeatable.", valueName: "id"))
+    var skipRules: [String] = []
+
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
+    var failOn: Severity = .high
+
+    @Option(help: ArgumentHelp("Hide the findings of this baseline file.", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Save the findings of this run as a baseline.", valueName: "file"))
+    var writeBaseline: String?
+
+    @Option(help: ArgumentHelp("Report format.", valueName: "name"))
+    var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("Write the report here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise.", valueName: "metres"))
+    var reducedAccuracyFloor: Double = 1000
+
+    @Flag(help: "No report; the findings are still recorded and the exit code still says how it went.")
+    var quiet = false
+
+    func validate() throws {
+        if let since, AuditOptions.parseTime(since) == nil {
+            throw ValidationError("--since '\(since)' is not a time; use 2026-11-20 or 2026-11-20T10:00:00Z.")
+        }
+        if let until, AuditOptions.parseTime(until) == nil {
+            throw ValidationError("--until '\(until)' is not a time; use 2026-11-20 or 2026-11-20T10:00:00Z.")
+        }
+        let known = Set(RuleRegistry.descriptions.map(\.identifier))
+        let unknown = (rules + skipRules).filter { !known.contains($0) }
+        if !unknown.isEmpty {
+            throw ValidationError("Unknown rule \(unknown.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them.")
+        }
+        if reducedAccuracyFloor <= 0 { throw ValidationError("--reduced-accuracy-floor must be positive.") }
+    }
+
+    func run() throws {
+        var options = AuditOptions()
+        options.device = device
+        options.bundleId = app
+        options.sinceUS = since.flatMap(AuditOptions.parseTime)
+        options.untilUS = until.flatMap(AuditOptions.parseTime)
+        options.rules = rules
+        options.skipRules = skipRules
+        options.failOn = failOn
+        options.baseline = baseline
+        options.writeBaseline = writeBaseline
+        options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor)
+        let report: AuditReport
+        do {
+            report = try Auditor(databasePath: Store.defaultPath(store.db), options: options).run()
+        } catch let error as AuditError {
+            printError(error.description)
+            throw ExitCode(error.exitCode)
+        }
+        let text = format.render(report)
+        if quiet {
+            // Nothing printed.
+        } else if let output {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+        } else {
+            print(text, terminator: "")
+        }
+        if report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What `locaudit audit` is asked to do.
+public struct AuditOptions: Sendable {
+    /// Only this device (its id in the store).
+    public var device: String?
+    /// Only this app.
+    public var bundleId: String?
+    /// Only findings at or after / before these times (UTC microseconds).
+    public var sinceUS: Int64?
+    public var untilUS: Int64?
+    /// Only these rules (empty: all), minus the skipped ones.
+    public var rules: [String] = []
+    public var skipRules: [String] = []
+    /// Findings at or above this severity fail the audit (exit 1).
+    public var failOn: Severity = .high
+    /// Findings of this baseline file are hidden.
+    public var baseline: String?
+    /// Save the current findings as a baseline here.
+    public var writeBaseline: String?
+    public var settings = RuleSettings()
+
+    public init() {}
+
+    /// The selected rule identifiers, in registry order.
+    public var selectedRules: Set<String> {
+        let all = RuleRegistry.descriptions.map(\.identifier)
+        let chosen = rules.isEmpty ? all : all.filter(rules.contains)
+        return Set(chosen.filter { !skipRules.contains($0) })
+    }
+
+    /// Identifiers given that are not rules.
+    public var unknownRules: [String] {
+        let known = Set(RuleRegistry.descriptions.map(\.identifier))
+        return (rules + skipRules).filter { !known.contains($0) }
+    }
+
+    /// Whether a time falls in `--since` / `--until`.
+    func inWindow(_ timeUS: Int64) -> Bool {
+        (sinceUS.map { timeUS >= $0 } ?? true) && (untilUS.map { timeUS <= $0 } ?? true)
+    }
+
+    /// `2026-11-20`, `2026-11-20T10:00:00Z`, `2026-11-20 10:00:00+01:00` (no zone: UTC).
+    public static func parseTime(_ text: String) -> Int64? {
+        var t = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
+        if t.count == 10 { t += "T00:00:00" }
+        if t.count == 16 { t += ":00" }
+        let hasZone = t.hasSuffix("Z") || t.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil
+        if !hasZone { t += "Z" }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: t) { return Int64(date.timeIntervalSince1970 * 1_000_000) }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: t).map { Int64($0.timeIntervalSince1970 * 1_000_000) }
+    }
+}
+
+/// Why an audit could not run; each maps to a documented exit code.
+public enum AuditError: Error, CustomStringConvertible, Sendable {
+    /// The database does not exist (exit 3).
+    case databaseMissing(String)
+    /// `--rule` / `--skip-rule` name no rule (exit 2).
+    case unknownRules([String])
+    /// The baseline file cannot be read (exit 2).
+    case unreadableBaseline(String, String)
+
+    public var description: String {
+        switch self {
+        case .databaseMissing(let path):
+            return "no database at \(path): run `locaudit ingest` first, or pass --db."
+        case .unknownRules(let ids):
+            return "unknown rule \(ids.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them."
+        case .unreadableBaseline(let path, let why):
+            return "cannot read the baseline \(path): \(why). Write one with --write-baseline."
+        }
+    }
+
+    public var exitCode: Int32 {
+        switch self {
+        case .databaseMissing: return 3
+        case .unknownRules, .unreadableBaseline: return 2
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// Writes what an audit found: sessions, findings (one row per finding, updated by
+/// re-audits, never duplicated) and the run, with what is new, persisting and resolved.
+enum AuditRecorder {
+    /// Replaces the stored sessions of the devices and apps in scope.
+    static func replaceSessions(_ timelines: [[ReplayedSession]], scope: AuditOptions, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM sessions WHERE (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR bundle_id = ?2)",
+                       arguments: [scope.device, scope.bundleId])
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO sessions (device_id, bundle_id, pid, start_us, start, end_us, end, end_reason, launch_intent,
+                relaunch_service, os_version, events, first_event_id, last_event_id, status_at_start, status_at_end)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for replayed in timelines.joined() {
+            let s = replayed.session
+            try insert.execute(arguments: [
+                s.deviceId, s.bundleId, s.pid, s.startUS, Timestamps.isoUTC(s.startUS), s.endUS, Timestamps.isoUTC(s.endUS),
+                s.endReason.rawValue, s.launchIntent, s.relaunchService?.rawValue, s.osVersion?.text, s.events.count,
+                s.events.first?.id, s.events.last?.id, replayed.initial.status?.rawValue, replayed.final.status?.rawValue,
+            ])
+        }
+    }
+
+    /// Records the run and its findings; fills new / persisting / resolved. Returns the run id.
+    static func recordRun(_ found: [Finding], report: inout AuditReport, options: AuditOptions, in db: Database) throws -> Int64 {
+        let optionsJSON = jsonText([
+            "device": options.device, "app": options.bundleId,
+            "since": options.sinceUS.map(Timestamps.isoUTC), "until": options.untilUS.map(Timestamps.isoUTC),
+            "rules": options.selectedRules.sorted().joined(separator: ","), "failOn": options.failOn.rawValue,
+            "reducedAccuracyFloor": String(options.settings.reducedAccuracyFloor),
+        ])
+        try db.execute(sql: """
+            INSERT INTO audit_runs (started_at, options, events, sessions, findings, new, persisting, resolved,
+                evaluated, not_evaluable, verdict, exit_code)
+            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1)
+            """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
+                             report.coverage.evaluated, report.coverage.notEvaluableCount])
+        let run = db.lastInsertedRowID
+
+        // Findings the previous runs left open, in this run's scope.
+        let selected = options.selectedRules
+        var open: [String: Finding] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version
+            FROM findings WHERE resolved_run IS NULL
+                AND (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR bundle_id = ?2)
+            """, arguments: [options.device, options.bundleId]) {
+            let finding = Finding(row: row)
+            if selected.contains(finding.rule), options.inWindow(finding.timeUS) { open[finding.fingerprint] = finding }
+        }
+        let current = Set(found.map(\.fingerprint))
+        report.new = current.subtracting(open.keys)
+        report.persisting = current.intersection(open.keys)
+        report.resolved = open.values.filter { !current.contains($0.fingerprint) }.sorted(by: Finding.reportOrder)
+
+        let upsert = try db.makeStatement(sql: """
+            INSERT INTO findings (fingerprint, rule, severity, device_id, bundle_id, pid, os_version, session_start,
+                time_us, time, message, evidence, first_run, last_run, resolved_run)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, NULL)
+            ON CONFLICT (fingerprint) DO UPDATE SET
+                severity = excluded.severity, message = excluded.message, evidence = excluded.evidence,
+                time_us = excluded.time_us, time = excluded.time, last_run = excluded.last_run,
+                first_run = CASE WHEN resolved_run IS NULL THEN first_run ELSE excluded.first_run END,
+                resolved_run = NULL
+            """)
+        for f in found {
+            let evidence = jsonText(f.evidence.map { EvidenceRow(event: $0.event, file: $0.file, line: $0.line) })
+            try upsert.execute(arguments: [f.fingerprint, f.rule, f.severity.rawValue, f.device, f.bundleId, f.pid, f.osVersion,
+                                           f.sessionStart, f.timeUS, f.time, f.message, evidence, run])
+        }
+        for f in report.resolved {
+            try db.execute(sql: "UPDATE findings SET resolved_run = ? WHERE fingerprint = ?", arguments: [run, f.fingerprint])
+        }
+        try db.execute(sql: "UPDATE audit_runs SET new = ?, persisting = ?, resolved = ? WHERE id = ?",
+                       arguments: [report.new.count, report.persisting.count, report.resolved.count, run])
+        return run
+    }
+
+    /// Evidence as stored: with the event id.
+    private struct EvidenceRow: Codable {
+        var event: Int64?
+        var file: String
+        var line: Int?
+    }
+}
+
+extension Finding {
+    /// A stored finding.
+    init(row: Row) {
+        let evidence = (try? JSONDecoder().decode([EvidenceLine].self, from: Data((row[9] as String).utf8))) ?? []
+        self.init(rule: row[1], severity: Severity(rawValue: row[2]) ?? .info, device: row[3], bundleId: row[4], pid: row[5],
+                  sessionStart: row[6], time: row[7], message: row[8], evidence: evidence, fingerprint: row[0],
+                  timeUS: row[10], osVersion: row[11])
+    }
+}

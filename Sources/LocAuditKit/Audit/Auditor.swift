@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+
+/// The result of one audit run: what to print and how to exit.
+public struct AuditReport: Sendable {
+    public var runId: Int64
+    public var startedAt: String
+    public var database: String
+    public var events: Int
+    /// Findings reported (a baseline's are hidden), most severe first.
+    public var findings: [Finding]
+    /// Fingerprints of reported findings not seen by the previous run.
+    public var new: Set<String>
+    /// Fingerprints of reported findings also seen by the previous run.
+    public var persisting: Set<String>
+    /// Findings of earlier runs, in this run's scope, no longer seen.
+    public var resolved: [Finding]
+    public var hiddenByBaseline: Int
+    public var coverage: Coverage
+    public var failOn: Severity
+
+    public var verdict: Verdict {
+        if !findings.isEmpty { return .findings }
+        return coverage.evaluated == 0 ? .insufficientEvidence : .pass
+    }
+
+    /// 0 nothing at or above `--fail-on`, 1 findings at or above it, 3 insufficient evidence.
+    public var exitCode: Int32 {
+        if findings.contains(where: { $0.severity >= failOn }) { return 1 }
+        return verdict == .insufficientEvidence ? 3 : 0
+    }
+}
+
+/// Rebuilds sessions from the stored events, replays them against the rules model, and
+/// records sessions, findings and the run.
+public struct Auditor {
+    let store: Store
+    let options: AuditOptions
+
+    /// Opens the database at `path` for an audit; it must exist.
+    public init(databasePath path: String, options: AuditOptions) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw AuditError.databaseMissing(path) }
+        if !options.unknownRules.isEmpty { throw AuditError.unknownRules(options.unknownRules) }
+        self.store = try Store(path: path)
+        self.options = options
+    }
+
+    public func run() throws -> AuditReport {
+        let baseline = try options.baseline.map(Baseline.read)
+        let startedAt = Clock.nowISO()
+        let db = try store.connect()
+        var input = try db.read { try AuditInput.load($0, scope: EventScope(device: options.device, bundleId: options.bundleId)) }
+        let timelines = input.timelines()
+        let (raw, coverage) = RuleEvaluation.evaluate(timelines, options: options)
+        try db.read { try input.locate(raw, in: $0) }
+        let found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+
+        var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,
+                                 findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
+                                 coverage: coverage, failOn: options.failOn)
+        try db.write { db in
+            try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
+            report.runId = try AuditRecorder.recordRun(found, report: &report, options: options, in: db)
+        }
+        if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
+        if let baseline {
+            report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
+            report.hiddenByBaseline = found.count - report.findings.count
+        } else {
+            report.findings = found
+        }
+        try db.write { db in
+            try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
+                           arguments: [report.verdict.rawValue, report.exitCode, report.runId])
+        }
+        return report
+    }
+}
+
+extension Finding {
+    /// Most severe first, then by time, rule and app.
+    static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.severity != b.severity { return a.severity > b.severity }
+        return (a.timeUS, a.rule, a.bundleId, a.device) < (b.timeUS, b.rule, b.bundleId, b.device)
+    }
+}
+
+/// Everything an audit reads from the store.
+struct AuditInput {
+    var events: [AppEvent]
+    /// source id -> (path, iOS version)
+    var sources: [Int64: (path: String, version: IOSVersion?)]
+    /// bundle id -> Info.plist facts and path
+    var apps: [String: (facts: AppFacts, path: String)]
+    /// event id -> (source id, line), for the events findings cite (filled by `locate`)
+    var locations: [Int64: (source: Int64, line: Int)] = [:]
+
+    static func load(_ db: Database, scope: EventScope) throws -> AuditInput {
+        var sources: [Int64: (String, IOSVersion?)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, path, os_version FROM sources") {
+            sources[row[0]] = (row[1], IOSVersion(row[2] as String?))
+        }
+        var apps: [String: (AppFacts, String)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT bundle_id, executable, name, version, usage_keys, background_modes, temporary_purpose_keys,
+                   default_accuracy_reduced, default_accuracy_reduced_type, plist_path FROM apps
+            """) {
+            func list(_ text: String?) -> [String]? {
+                text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+            }
+            var facts = AppFacts(bundleId: row[0], usageKeys: list(row[4]) ?? [], backgroundModes: list(row[5]) ?? [])
+            facts.executable = row[1]
+            facts.name = row[2]
+            facts.version = row[3]
+            facts.temporaryPurposeKeys = list(row[6])
+            facts.defaultAccuracyReduced = row[7]
+            facts.defaultAccuracyReducedType = row[8]
+            apps[facts.bundleId] = (facts, row[9])
+        }
+        return AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+    }
+
+    /// Looks up the file and line of every event the findings cite.
+    mutating func locate(_ findings: [RawFinding], in db: Database) throws {
+        let ids = Set(findings.flatMap { $0.violations.flatMap(\.events) + $0.context })
+        let statement = try db.makeStatement(sql: "SELECT source_id, line FROM events WHERE id = ?")
+        for id in ids {
+            if let row = try Row.fetchOne(statement, arguments: [id]) { locations[id] = (row[0], row[1]) }
+        }
+    }
+
+    /// Sessions of each app on each device, replayed (events are sorted by device, app, time).
+    func timelines() -> [[ReplayedSession]] {
+        let versions = sources.compactMapValues(\.version)
+        var timelines: [[ReplayedSession]] = []
+        var start = events.startIndex
+        while start < events.endIndex {
+            var end = start
+            while end < events.endIndex, events[end].deviceId == events[start].deviceId,
+                  events[end].bundleId == events[start].bundleId { end += 1 }
+            let sessions = SessionBuilder.sessions(of: events[start..<end], versions: versions)
+            timelines.append(Replayer.replay(sessions, app: apps[events[start].bundleId]?.facts))
+            start = end
+        }
+        return timelines
+    }
+
+    /// A finding as reported: one message, every event as file and line.
+    func finding(from raw: RawFinding) -> Finding {
+        let first = raw.violations.min { $0.timeUS < $1.timeUS }!
+        var message = first.message
+        if raw.violations.count > 1 { message += " (\(raw.violations.count) times)" }
+        var seen = Set<Int64>()
+        var ids: [Int64] = []
+        for v in raw.violations { for id in v.events where seen.insert(id).inserted { ids.append(id) } }
+        for id in raw.context where seen.insert(id).inserted { ids.append(id) }
+        var evidence: [EvidenceLine] = ids
+            .compactMap { id in locations[id].map { (id, $0) } }
+            .sorted { ($0.1.source, $0.1.line) < ($1.1.source, $1.1.line) }
+            .map { EvidenceLine(file: sources[$0.1.source]?.path ?? "?", line: $0.1.line, event: $0.0) }
+        if raw.violations.contains(where: \.infoPlist), let plist = apps[raw.bundleId]?.path {
+            evidence.insert(EvidenceLine(file: plist, line: nil), at: 0)
+        }
+        let identity: String
+        if let start = raw.sessionStartUS {
+            identity = "\(raw.rule.identifier)|\(raw.deviceId)|\(raw.bundleId)|\(raw.pid.map(String.init) ?? "-")|\(start)"
+        } else {
+            identity = "\(raw.rule.identifier)|\(raw.bundleId)|ios\(raw.osVersion?.major ?? 0)"
+        }
+        return Finding(rule: raw.rule.identifier, severity: raw.rule.severity, device: raw.deviceId, bundleId: raw.bundleId,
+                       pid: raw.pid, sessionStart: raw.sessionStartUS.map(Timestamps.isoUTC), time: Timestamps.isoUTC(first.timeUS),
+                       message: message, evidence: evidence, fingerprint: Fingerprint.of(identity),
+                       timeUS: first.timeUS, osVersion: raw.osVersion?.text)
+    }
+}

@@ -1,0 +1,93 @@
+/// One problem found: a rule broken in a session, or by an app's configuration on an iOS version.
+public struct Finding: Encodable, Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    public var device: String
+    public var bundleId: String
+    /// The session's process; nil for configuration findings.
+    public var pid: Int64?
+    /// ISO 8601 UTC; nil for configuration findings.
+    public var sessionStart: String?
+    /// When it first shows (ISO 8601 UTC).
+    public var time: String
+    public var message: String
+    public var evidence: [EvidenceLine]
+
+    /// Stable identity across runs and databases holding the same logs.
+    public var fingerprint: String
+    public var timeUS: Int64
+    /// iOS version the finding was seen on.
+    public var osVersion: String?
+
+    enum CodingKeys: String, CodingKey {
+        case rule, severity, device, bundleId, pid, sessionStart, time, message, evidence
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(device, forKey: .device)
+        try c.encode(bundleId, forKey: .bundleId)
+        try c.encode(pid, forKey: .pid)
+        try c.encode(sessionStart, forKey: .sessionStart)
+        try c.encode(time, forKey: .time)
+        try c.encode(message, forKey: .message)
+        try c.encode(evidence, forKey: .evidence)
+    }
+}
+
+/// Where to look: a log file and line, or the Info.plist (no line).
+public struct EvidenceLine: Codable, Sendable, Equatable {
+    public var file: String
+    public var line: Int?
+    /// The event's id in `events` (not in the JSON report).
+    public var event: Int64?
+
+    enum CodingKeys: String, CodingKey { case file, line }
+
+    public init(file: String, line: Int?, event: Int64? = nil) {
+        self.file = file
+        self.line = line
+        self.event = event
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(line, forKey: .line)
+    }
+
+    public var text: String { line.map { "\(file):\($0)" } ?? file }
+}
+
+/// What the audit could and could not judge: a clean audit is only as good as this.
+public struct Coverage: Encodable, Sendable, Equatable {
+    public var sessions = 0
+    /// Sessions whose device's iOS version is unknown: only rules valid on every version ran.
+    public var sessionsWithUnknownVersion = 0
+    /// Sessions where no rule could be evaluated.
+    public var insufficientSessions: [String] = []
+    /// Rule checks evaluated (session x rule, app x iOS version x rule).
+    public var evaluated = 0
+    /// Rule checks not evaluable, by rule, then reason.
+    public var notEvaluable: [String: [String: Int]] = [:]
+    /// Rule checks skipped because the iOS version predates the rule.
+    public var notApplicable = 0
+
+    public var notEvaluableCount: Int { notEvaluable.values.flatMap(\.values).reduce(0, +) }
+
+    mutating func count(_ rule: String, notEvaluable reason: String) {
+        notEvaluable[rule, default: [:]][reason, default: 0] += 1
+    }
+}
+
+/// How an audit came out.
+public enum Verdict: String, Encodable, Sendable {
+    /// Findings were reported.
+    case findings
+    /// Something was evaluated and nothing was found.
+    case pass
+    /// Nothing could be evaluated: not a pass.
+    case insufficientEvidence = "insufficient evidence"
+}

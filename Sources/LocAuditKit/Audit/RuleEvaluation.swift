@@ -1,0 +1,117 @@
+/// A rule broken once: in a session, or by an app on an iOS version, with every violation.
+struct RawFinding {
+    var rule: RuleDescription
+    var deviceId: String
+    var bundleId: String
+    var pid: Int64?
+    var sessionStartUS: Int64?
+    var osVersion: IOSVersion?
+    var violations: [Violation]
+    /// Events that place a configuration finding: the app's first line on that iOS version.
+    var context: [Int64] = []
+}
+
+/// Runs the selected rules over replayed sessions and counts what could be judged.
+///
+/// Version gating is done here, once: a rule with a first iOS version is not evaluable on
+/// a session of unknown version, and not applicable (not counted) before that version.
+enum RuleEvaluation {
+    static func evaluate(_ timelines: [[ReplayedSession]], options: AuditOptions) -> (findings: [RawFinding], coverage: Coverage) {
+        let selected = options.selectedRules
+        let sessionRules = RuleRegistry.sessionRules.filter { selected.contains(type(of: $0).description.identifier) }
+        let configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
+        var findings: [RawFinding] = []
+        var coverage = Coverage()
+        var byAppVersion: [String: AppOnVersion] = [:]
+        var unknownVersionApps = Set<String>()
+
+        for timeline in timelines {
+            for replayed in timeline where overlaps(replayed.session, options) {
+                let session = replayed.session
+                coverage.sessions += 1
+                if let version = session.osVersion {
+                    let key = "\(session.bundleId)\u{0}\(version.major)"
+                    if byAppVersion[key] == nil {
+                        byAppVersion[key] = AppOnVersion(bundleId: session.bundleId, version: version, app: replayed.app, sessions: [])
+                    }
+                    byAppVersion[key]!.sessions.append(replayed)
+                } else {
+                    coverage.sessionsWithUnknownVersion += 1
+                    unknownVersionApps.insert(session.bundleId)
+                }
+                var evaluatedHere = 0
+                for rule in sessionRules {
+                    let description = type(of: rule).description
+                    if session.onlyPrivacyReport {
+                        coverage.count(description.identifier, notEvaluable: "only App Privacy Report intervals")
+                        continue
+                    }
+                    guard gate(description, session.osVersion, &coverage) else { continue }
+                    switch rule.check(replayed, options.settings) {
+                    case .notEvaluable(let reason):
+                        coverage.count(description.identifier, notEvaluable: reason)
+                    case .evaluated(let violations):
+                        coverage.evaluated += 1
+                        evaluatedHere += 1
+                        let shown = violations.filter { options.inWindow($0.timeUS) }
+                        if !shown.isEmpty {
+                            findings.append(RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId,
+                                                       pid: session.pid, sessionStartUS: session.startUS,
+                                                       osVersion: session.osVersion, violations: shown))
+                        }
+                    }
+                }
+                if evaluatedHere == 0 {
+                    coverage.insufficientSessions.append("\(session.deviceId) \(session.bundleId) pid \(session.pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(session.startUS))")
+                }
+            }
+        }
+
+        for app in byAppVersion.values.sorted(by: { ($0.bundleId, $0.version.major) < ($1.bundleId, $1.version.major) }) {
+            // Without the Info.plist, only the app's own lines can show its configuration.
+            let noEvidence = app.app == nil && app.sessions.allSatisfy(\.session.onlyPrivacyReport)
+            for rule in configurationRules {
+                let description = type(of: rule).description
+                guard gate(description, app.version, &coverage) else { continue }
+                if noEvidence {
+                    coverage.count(description.identifier, notEvaluable: "no Info.plist, only App Privacy Report intervals")
+                    continue
+                }
+                switch rule.check(app, options.settings) {
+                case .notEvaluable(let reason):
+                    coverage.count(description.identifier, notEvaluable: reason)
+                case .evaluated(let violations):
+                    coverage.evaluated += 1
+                    let shown = violations.filter { options.inWindow($0.timeUS) }
+                    if !shown.isEmpty {
+                        findings.append(RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
+                                                   pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
+                                                   context: app.sessions[0].session.events.prefix(1).map(\.id)))
+                    }
+                }
+            }
+        }
+        for _ in unknownVersionApps {
+            for rule in configurationRules { coverage.count(type(of: rule).description.identifier, notEvaluable: "unknown iOS version") }
+        }
+        return (findings, coverage)
+    }
+
+    /// Whether a rule applies to a version: counts "unknown iOS version" and "before the rule" on the way.
+    private static func gate(_ rule: RuleDescription, _ version: IOSVersion?, _ coverage: inout Coverage) -> Bool {
+        guard let first = rule.firstVersion else { return true }
+        guard let version else {
+            coverage.count(rule.identifier, notEvaluable: "unknown iOS version")
+            return false
+        }
+        if version.major < first {
+            coverage.notApplicable += 1
+            return false
+        }
+        return true
+    }
+
+    private static func overlaps(_ session: Session, _ options: AuditOptions) -> Bool {
+        (options.sinceUS.map { session.endUS >= $0 } ?? true) && (options.untilUS.map { session.startUS <= $0 } ?? true)
+    }
+}

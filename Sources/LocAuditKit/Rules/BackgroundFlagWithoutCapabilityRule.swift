@@ -1,0 +1,50 @@
+/// `allowsBackgroundLocationUpdates` YES without the location background mode: a crash on iOS 9+.
+struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
+    static let description = RuleDescription(
+        identifier: "background-flag-without-capability",
+        severity: .critical,
+        scope: .configuration,
+        firstVersion: 9,
+        description: "Background flag YES without the location background mode (a crash on iOS 9+).",
+        seed: "002 table (allowsBackgroundLocationUpdates开 + Capabilities 关: iOS抛出Crash)",
+        rationale: """
+            Setting allowsBackgroundLocationUpdates to YES in an app without Background Modes >
+            Location updates raises NSInternalInconsistencyException (`!stayUp ||
+            CLClientIsBackgroundable`). Read from the Info.plist, or from the crash itself.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["audio"]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
+                """#),
+            RuleExample(os: "11.4", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Error>: *** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)'
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "10.3.3", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
+                """#),
+        ]
+    )
+
+    func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
+        let steps = app.steps
+        let flags = steps.filter { $0.event.property == "allowsBackgroundLocationUpdates" && $0.event.value == 1 }
+        let crashes = steps.filter { $0.event.kind == .crash && ($0.event.reason ?? "").contains("CLClientIsBackgroundable") }
+        let evidence = (flags + crashes).sorted { $0.event.timeUS < $1.event.timeUS }
+        guard let first = evidence.first else { return .evaluated([]) }
+        if let facts = app.app {
+            guard !facts.hasLocationCapability else { return .evaluated([]) }
+            return .evaluated([Violation(timeUS: first.event.timeUS,
+                message: "allowsBackgroundLocationUpdates set to \"YES\" without the \"location\" background mode (UIBackgroundModes: \(facts.backgroundModes.map { "\"\($0)\"" }.joined(separator: ", ")))",
+                events: evidence.map(\.event.id), infoPlist: true)])
+        }
+        guard !crashes.isEmpty else { return .notEvaluable("no Info.plist") }
+        return .evaluated([Violation(timeUS: crashes[0].event.timeUS,
+            message: "crash \"CLClientIsBackgroundable\": allowsBackgroundLocationUpdates set without the \"location\" background mode",
+            events: evidence.map(\.event.id))])
+    }
+}

@@ -1,0 +1,39 @@
+/// Only the pre-iOS 11 Always key, on iOS 11+.
+struct DeprecatedUsageKeyRule: ConfigurationRule {
+    static let description = RuleDescription(
+        identifier: "deprecated-usage-key",
+        severity: .low,
+        scope: .configuration,
+        firstVersion: 11,
+        description: "Only NSLocationAlwaysUsageDescription for Always on iOS 11+.",
+        seed: "002 item 4 (NSLocationAlwaysUsageDescription 字段被废弃); 001 §3.2",
+        rationale: """
+            iOS 11 replaced NSLocationAlwaysUsageDescription with
+            NSLocationAlwaysAndWhenInUseUsageDescription; an app that still has only the old key
+            cannot get Always there. Needs the Info.plist.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                """#),
+            RuleExample(os: "12.5.7", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                """#),
+        ]
+    )
+
+    func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
+        guard let facts = app.app else { return .notEvaluable("no Info.plist") }
+        guard app.behaviour.alwaysKeyDeprecated, facts.usageKeys.contains(UsageKey.always),
+              !facts.usageKeys.contains(UsageKey.alwaysAndWhenInUse) else { return .evaluated([]) }
+        let requests = app.steps.filter { $0.event.call == "requestAlwaysAuthorization" }.map(\.event.id)
+        return .evaluated([Violation(timeUS: app.sessions[0].session.startUS,
+            message: "only \"\(UsageKey.always)\" for Always on iOS \(app.version.major): \"\(UsageKey.alwaysAndWhenInUse)\" is missing",
+            events: requests, infoPlist: true)])
+    }
+}

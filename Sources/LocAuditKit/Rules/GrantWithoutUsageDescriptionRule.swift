@@ -1,0 +1,63 @@
+/// iOS prompted for, or granted, an authorization whose usage key the app lacks.
+struct GrantWithoutUsageDescriptionRule: SessionRule {
+    static let description = RuleDescription(
+        identifier: "grant-without-usage-description",
+        severity: .high,
+        scope: .session,
+        firstVersion: 8,
+        description: "A prompt or grant although the usage key that the request needs is missing.",
+        seed: "001 §1 (否则调用该方法也不起作用); 002 items 3-4; 003 §3",
+        rationale: """
+            A request whose usage key is missing from the Info.plist has no effect: no prompt, no
+            change. The missing key itself is missing-usage-description (configuration); this rule
+            flags the system going ahead anyway. Needs the Info.plist.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"WhenInUse,Always,Deny"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"Always,Deny"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
+                """#),
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                Nov 20 09:00:01 iPhone App[501] <Fault>: This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data
+                """#),
+        ]
+    )
+
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard let behaviour = session.behaviour else { return .notEvaluable("unknown iOS version") }
+        guard let app = session.app else { return .notEvaluable("no Info.plist") }
+        var violations: [Violation] = []
+        for step in session.steps {
+            let e = step.event
+            let request: AuthorizationRequest
+            switch e.kind {
+            case .prompt where ["WhenInUse", "Always", "AlwaysUpgrade"].contains(e.promptKind ?? ""):
+                request = e.promptKind == "WhenInUse" ? .whenInUse : .always
+            case .statusChange where e.reason == "Prompt" && (e.status?.isAuthorized ?? false):
+                request = step.state.lastPromptKind.map { $0 == "WhenInUse" ? .whenInUse : .always }
+                    ?? step.state.lastRequest ?? (e.status == .authorizedAlways ? .always : .whenInUse)
+            default:
+                continue
+            }
+            let missing = behaviour.missingKeys(for: request, present: app.usageKeys)
+            guard !missing.isEmpty else { continue }
+            let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!)\"" : "grant of \"\(e.status!.rawValue)\""
+            violations.append(Violation(step, "\(what) although Info.plist lacks \(missing.map { "\"\($0)\"" }.joined(separator: " and "))"))
+        }
+        return .evaluated(violations)
+    }
+}

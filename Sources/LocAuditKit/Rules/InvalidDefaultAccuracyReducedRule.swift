@@ -1,0 +1,33 @@
+/// `NSLocationDefaultAccuracyReduced` of a type iOS ignores.
+struct InvalidDefaultAccuracyReducedRule: ConfigurationRule {
+    static let description = RuleDescription(
+        identifier: "invalid-default-accuracy-reduced",
+        severity: .low,
+        scope: .configuration,
+        firstVersion: 14,
+        description: "NSLocationDefaultAccuracyReduced present but not a Boolean.",
+        seed: "003 §5 (需要注意该字段类型为Boolean, 如果为其他类型则不起效)",
+        rationale: """
+            NSLocationDefaultAccuracyReduced (iOS 14+) must be a Boolean; a string such as "YES"
+            is ignored and the app asks for precise location after all. Needs the Info.plist.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>"), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<true/>"), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                """#),
+        ]
+    )
+
+    func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
+        guard let facts = app.app else { return .notEvaluable("no Info.plist") }
+        guard let type = facts.defaultAccuracyReducedType, type != "boolean" else { return .evaluated([]) }
+        return .evaluated([Violation(timeUS: app.sessions[0].session.startUS,
+            message: "NSLocationDefaultAccuracyReduced is a \"\(type)\" (\"\(facts.defaultAccuracyReduced ?? "")\"), not a Boolean: iOS ignores it",
+            events: [], infoPlist: true)])
+    }
+}

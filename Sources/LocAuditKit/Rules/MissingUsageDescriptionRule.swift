@@ -1,0 +1,68 @@
+/// The app requests an authorization without the Info.plist keys it needs on that iOS version.
+struct MissingUsageDescriptionRule: ConfigurationRule {
+    static let description = RuleDescription(
+        identifier: "missing-usage-description",
+        severity: .high,
+        scope: .configuration,
+        firstVersion: 8,
+        description: "The app requests WhenInUse or Always without the keys that request needs on that iOS version.",
+        seed: "001 §1, §3.2; 002 items 3-4; 003 §1-3",
+        rationale: """
+            requestWhenInUseAuthorization needs NSLocationWhenInUseUsageDescription (iOS 8+).
+            requestAlwaysAuthorization needs NSLocationAlwaysUsageDescription on iOS 8-10, and both
+            NSLocationAlwaysAndWhenInUseUsageDescription and NSLocationWhenInUseUsageDescription
+            from iOS 11. Without them the request does nothing. Read from the Info.plist; without
+            it, only the system's own missing-key message can show it.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                """#),
+            RuleExample(os: "17.5.1", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                Nov 20 09:00:01 iPhone App[501] <Fault>: This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                """#),
+        ]
+    )
+
+    func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
+        let steps = app.steps
+        let refusals = steps.filter { $0.event.kind == .usageKeyMissing }.map(\.event.id)
+        var requests: [AuthorizationRequest: [Int64]] = [:]
+        for step in steps where step.event.kind == .call {
+            switch step.event.call {
+            case "requestWhenInUseAuthorization": requests[.whenInUse, default: []].append(step.event.id)
+            case "requestAlwaysAuthorization": requests[.always, default: []].append(step.event.id)
+            default: break
+            }
+        }
+        guard let facts = app.app else {
+            if !refusals.isEmpty {
+                return .evaluated([Violation(timeUS: steps.first { $0.event.kind == .usageKeyMissing }!.event.timeUS,
+                                             message: "iOS refused a request for lack of a usage description",
+                                             events: refusals)])
+            }
+            return requests.isEmpty ? .evaluated([]) : .notEvaluable("no Info.plist")
+        }
+        var violations: [Violation] = []
+        for request in [AuthorizationRequest.whenInUse, .always] {
+            guard let ids = requests[request] else { continue }
+            let missing = app.behaviour.missingKeys(for: request, present: facts.usageKeys)
+            guard !missing.isEmpty else { continue }
+            let call = request == .always ? "requestAlwaysAuthorization" : "requestWhenInUseAuthorization"
+            let time = steps.first { $0.event.id == ids[0] }!.event.timeUS
+            violations.append(Violation(timeUS: time,
+                message: "\(call) on iOS \(app.version.major) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and ")), absent from Info.plist",
+                events: ids + refusals, infoPlist: true))
+        }
+        return .evaluated(violations)
+    }
+}

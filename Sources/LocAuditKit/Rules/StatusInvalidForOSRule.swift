@@ -1,0 +1,83 @@
+/// A status, accuracy or prompt option that the device's iOS version does not have.
+struct StatusInvalidForOSRule: SessionRule {
+    static let description = RuleDescription(
+        identifier: "status-invalid-for-os",
+        severity: .medium,
+        scope: .session,
+        firstVersion: nil,
+        description: "A status, accuracy or prompt option that the device's iOS version does not have (WhenInUse before 8, Allow Once before 13, accuracy before 14).",
+        seed: "001 §1.2 (WhenInUse iOS 8+), §5.1 (Allow Once iOS 13); 003 §5 (accuracy iOS 14)",
+        rationale: """
+            WhenInUse arrived in iOS 8, Allow Once and provisional Always in iOS 13, accuracy
+            authorization and temporary full accuracy in iOS 14. Seeing one on an older device
+            means the logs, the device facts or the system are wrong. Needs the iOS version.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "12.5.7", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"AllowOnce"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":1}
+                """#),
+            RuleExample(os: "7.1.2", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedWhenInUse"}
+                """#),
+            RuleExample(os: "13.7", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Reduced", "temporary":0}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "13.7", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"AllowOnce"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":1}
+                """#),
+            RuleExample(os: "14.8", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Reduced", "temporary":0}
+                """#),
+        ]
+    )
+
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard let version = session.version, let behaviour = session.behaviour else {
+            return .notEvaluable("unknown iOS version")
+        }
+        var violations: [Violation] = []
+        for step in session.steps {
+            if let what = step.invalidFeature(behaviour) {
+                violations.append(Violation(step, "\(what) on iOS \(version.text), which does not have it"))
+            }
+        }
+        return .evaluated(violations)
+    }
+}
+
+private extension ReplayStep {
+    /// What this event shows that the iOS version lacks, in the user's terms.
+    func invalidFeature(_ behaviour: IOSBehaviour) -> String? {
+        let e = event
+        if !behaviour.hasWhenInUse, e.kind == .authorization || e.kind == .statusChange, e.status == .authorizedWhenInUse {
+            return "status \"authorizedWhenInUse\""
+        }
+        if !behaviour.hasWhenInUse, e.kind == .prompt, e.promptKind == "WhenInUse" || e.promptKind == "AlwaysUpgrade" {
+            return "prompt \"\(e.promptKind!)\""
+        }
+        if !behaviour.hasAllowOnce {
+            if e.kind == .promptResponse, e.choice == "AllowOnce" { return "choice \"AllowOnce\"" }
+            if e.kind == .prompt, e.promptOptions?.split(separator: ",").contains("AllowOnce") == true { return "prompt option \"AllowOnce\"" }
+            if e.kind == .statusChange, e.temporary == true { return "temporary (Allow Once) status" }
+            if e.kind == .statusChange, e.provisional == true { return "provisional Always" }
+        }
+        if !behaviour.hasAccuracy {
+            if e.kind == .accuracyChange, let accuracy = e.accuracy { return "accuracy \"\(accuracy.rawValue)\"" }
+            if e.kind == .authorization, e.accuracy == .reduced { return "accuracy \"reduced\"" }
+            if e.kind == .prompt, e.promptKind == "TemporaryFullAccuracy" { return "prompt \"TemporaryFullAccuracy\"" }
+            if e.kind == .call, e.call == "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:" { return "call \"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:\"" }
+        }
+        return nil
+    }
+}

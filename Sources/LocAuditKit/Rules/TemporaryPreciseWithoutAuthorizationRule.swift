@@ -1,0 +1,58 @@
+/// A temporary full-accuracy grant that iOS should not have given.
+struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
+    static let description = RuleDescription(
+        identifier: "temporary-precise-without-authorization",
+        severity: .medium,
+        scope: .session,
+        firstVersion: 14,
+        description: "A temporary full-accuracy grant while not authorized, or for a purpose key absent from the dictionary.",
+        seed: "003 §5 (如果没有获得定位权限, 直接调用此API无效; purposeKey 既为 plist 中配置字典中的 key)",
+        rationale: """
+            requestTemporaryFullAccuracyAuthorization only upgrades an authorized app from reduced
+            to full accuracy, and only for a purpose key of NSLocationTemporaryUsageDescriptionDictionary.
+            The purpose-key half needs the Info.plist.
+            """,
+        triggeringExamples: [
+            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse]), #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Radar"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Radar"}
+                """#),
+            RuleExample(os: "14.8", #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"Denied", "limitsPrecision":1}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                """#),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(os: "14.8", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Delivery"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                """#),
+        ]
+    )
+
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        var violations: [Violation] = []
+        var undetermined = 0
+        for step in session.steps {
+            let e = step.event, state = step.state
+            guard e.kind == .accuracyChange, e.accuracy == .full, e.temporary == true else { continue }
+            if let status = state.status, !status.isAuthorized {
+                violations.append(Violation(step, "temporary full accuracy granted while the status is \"\(status.rawValue)\""))
+                continue
+            }
+            guard let app = session.app else { undetermined += 1; continue }
+            let key = e.purposeKey ?? state.temporaryPurposeKey
+            if !(app.temporaryPurposeKeys ?? []).contains(key ?? "") {
+                let where_ = app.temporaryPurposeKeys == nil ? "Info.plist has no NSLocationTemporaryUsageDescriptionDictionary" : "absent from NSLocationTemporaryUsageDescriptionDictionary"
+                violations.append(Violation(step, "temporary full accuracy for purpose key \"\(key ?? "")\": \(where_)"))
+            }
+        }
+        if violations.isEmpty, undetermined > 0 { return .notEvaluable("no Info.plist: purpose keys unknown") }
+        return .evaluated(violations)
+    }
+}

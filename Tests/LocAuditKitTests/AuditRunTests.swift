@@ -1,0 +1,218 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import LocAuditCommands
+@testable import LocAuditKit
+
+/// The audit run: recording, re-runs, baselines, reports and exit codes.
+@Suite struct AuditRunTests {
+    /// A denied app still getting a fix (critical) and a paused one (low), on iOS 17.
+    static func findingsLog() -> String {
+        LogScript().launch().told("Denied").deliver().terminate()
+            .launch().told("AuthorizedWhenInUse").paused(true).deliver().text
+    }
+
+    @Test("re-auditing an unchanged database gives the same findings, not duplicates")
+    func reauditIsIdempotent() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
+        let first = try ws.audit()
+        let second = try ws.audit()
+        #expect(first.rules.sorted() == ["delivery-while-paused", "delivery-without-authorization"])
+        #expect(second.findings == first.findings)
+        #expect(first.new.count == 2 && first.persisting.isEmpty)
+        #expect(second.new.isEmpty && second.persisting.count == 2 && second.resolved.isEmpty)
+        #expect(try ws.workspace.count("SELECT count(*) FROM findings") == 2)
+        #expect(try ws.workspace.count("SELECT count(*) FROM audit_runs") == 2)
+        #expect(try ws.workspace.count("SELECT count(*) FROM sessions") == 2)
+        #expect(second.runId == first.runId + 1)
+    }
+
+    @Test("a finding that disappears is resolved; when it comes back it is new again")
+    func resolvedAndReopened() throws {
+        let ws = try AuditWorkspace()
+        var plist = ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>")
+        plist.bundleId = "com.example.app"
+        try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse").text, os: "17.5.1", plist: plist)
+        #expect(try ws.audit().rules == ["invalid-default-accuracy-reduced"])
+        plist.defaultAccuracyReducedXML = "<true/>"
+        _ = try ws.workspace.ingest([try ws.workspace.write("fixed/Info.plist", plist.xml)])
+        let fixed = try ws.audit()
+        #expect(fixed.findings.isEmpty)
+        #expect(fixed.resolved.map(\.rule) == ["invalid-default-accuracy-reduced"])
+        #expect(try ws.workspace.count("SELECT count(*) FROM findings WHERE resolved_run IS NOT NULL") == 1)
+        plist.defaultAccuracyReducedXML = "<string>NO</string>"
+        _ = try ws.workspace.ingest([try ws.workspace.write("broken-again/Info.plist", plist.xml)])
+        let again = try ws.audit()
+        #expect(again.new.count == 1)
+        #expect(try ws.workspace.count("SELECT count(*) FROM findings") == 1)
+    }
+
+    @Test("a run filtered to one rule does not resolve the findings of the others")
+    func filteredRunsResolveOnlyTheirScope() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
+        _ = try ws.audit()
+        let onlyPaused = try ws.audit { $0.rules = ["delivery-while-paused"] }
+        #expect(onlyPaused.rules == ["delivery-while-paused"])
+        #expect(onlyPaused.resolved.isEmpty)
+        let skipped = try ws.audit { $0.skipRules = ["delivery-while-paused"] }
+        #expect(skipped.rules == ["delivery-without-authorization"])
+        #expect(skipped.resolved.isEmpty)
+    }
+
+    @Test("a baseline hides the findings it holds and reports only new ones")
+    func baseline() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
+        let file = ws.workspace.dir.appendingPathComponent("baseline.json").path
+        let written = try ws.audit { $0.writeBaseline = file }
+        #expect(written.findings.count == 2)
+        let hidden = try ws.audit { $0.baseline = file }
+        #expect(hidden.findings.isEmpty)
+        #expect(hidden.hiddenByBaseline == 2)
+        #expect(hidden.exitCode == 0)
+        // A new problem on another day is still reported.
+        try ws.ingest(LogScript().launch().told("Denied").deliver().text, name: "device-2026-11-21.log", os: "17.5.1", device: "device-2")
+        let later = try ws.audit { $0.baseline = file }
+        #expect(later.rules == ["delivery-without-authorization"])
+        #expect(later.findings.first?.device == "device-2")
+    }
+
+    @Test("the JSON report uses exactly the documented field names")
+    func jsonFields() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
+        let json = OutputFormat.json.render(try ws.audit())
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let findings = try #require(doc["findings"] as? [[String: Any]])
+        #expect(findings.count == 2)
+        for f in findings {
+            #expect(Set(f.keys) == ["rule", "severity", "device", "bundleId", "pid", "sessionStart", "time", "message", "evidence"])
+            let evidence = try #require(f["evidence"] as? [[String: Any]])
+            #expect(!evidence.isEmpty)
+            for e in evidence { #expect(Set(e.keys) == ["file", "line"]) }
+        }
+        let first = findings[0]
+        #expect(first["rule"] as? String == "delivery-without-authorization")
+        #expect(first["severity"] as? String == "critical")
+        #expect(first["bundleId"] as? String == "com.example.app")
+        #expect(first["pid"] as? Int == 501)
+        #expect((first["evidence"] as? [[String: Any]])?.first?["line"] as? Int == 4)
+        #expect(doc["verdict"] as? String == "findings")
+    }
+
+    @Test("--since and --until keep findings in the window, and only those can be resolved")
+    func timeWindow() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
+        let all = try ws.audit()
+        let pausedTime = try #require(all.findings.first { $0.rule == "delivery-while-paused" }).timeUS
+        let late = try ws.audit { $0.sinceUS = pausedTime }
+        #expect(late.rules == ["delivery-while-paused"])
+        #expect(late.resolved.isEmpty)
+        let early = try ws.audit { $0.untilUS = pausedTime - 1 }
+        #expect(early.rules == ["delivery-without-authorization"])
+    }
+
+    @Test("unknown iOS version: only rules valid on every version run, and the report says so")
+    func unknownVersion() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse", limitsPrecision: 1).deliver(5).text, os: nil, plist: .complete)
+        let report = try ws.audit()
+        #expect(report.findings.isEmpty)
+        #expect(report.coverage.sessionsWithUnknownVersion == 1)
+        #expect(report.coverage.notEvaluable["precise-delivery-under-reduced-accuracy"]?["unknown iOS version"] == 1)
+        #expect(report.coverage.notEvaluable["delivery-without-authorization"] == nil)
+        #expect(report.verdict == .pass)
+        #expect(TextReporter.generateReport(report).contains("unknown iOS version: only the rules valid on every version ran"))
+    }
+
+    @Test("<private> locations under reduced accuracy are not evaluable, never a pass")
+    func privateLocations() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse", limitsPrecision: 1).deliverPrivate().text, os: "17.5.1", plist: .complete)
+        let report = try ws.audit { $0.rules = ["precise-delivery-under-reduced-accuracy"] }
+        #expect(report.coverage.notEvaluable["precise-delivery-under-reduced-accuracy"]?["<private> locations without accuracy"] == 1)
+        #expect(report.verdict == .insufficientEvidence)
+        #expect(report.exitCode == 3)
+    }
+
+    @Test("on iOS 14+ a session that never says its accuracy authorization cannot pass the accuracy rule")
+    func unknownAccuracy() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse").deliver(5).text, os: "17.5.1", plist: .complete)
+        let report = try ws.audit { $0.rules = ["precise-delivery-under-reduced-accuracy"] }
+        #expect(report.coverage.notEvaluable["precise-delivery-under-reduced-accuracy"]?.keys.first?.hasPrefix("accuracy authorization unknown") == true)
+        #expect(report.verdict == .insufficientEvidence)
+    }
+
+    @Test("the reduced-accuracy floor is a parameter")
+    func floor() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse", limitsPrecision: 1).deliver(1200).text, os: "17.5.1", plist: .complete)
+        #expect(try ws.audit().findings.isEmpty)
+        #expect(try ws.audit { $0.settings.reducedAccuracyFloor = 1500 }.rules == ["precise-delivery-under-reduced-accuracy"])
+    }
+
+    // MARK: Exit codes, through the command
+
+    private func runAudit(_ arguments: [String]) throws -> Int32 {
+        let command = try AuditCommand.parse(arguments)
+        do {
+            try command.run()
+            return 0
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        }
+    }
+
+    @Test("exit 0 below --fail-on, 1 at or above it")
+    func exitOnFindings() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse").paused(true).deliver().text, os: "17.5.1", plist: .complete)
+        let out = ws.workspace.dir.appendingPathComponent("report.txt").path
+        #expect(try runAudit(["--db", ws.dbPath, "--output", out]) == 0)            // low < high
+        #expect(try runAudit(["--db", ws.dbPath, "--output", out, "--fail-on", "low"]) == 1)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("LOW delivery-while-paused"))
+    }
+
+    @Test("exit 3 when the database is missing or nothing could be evaluated")
+    func exitOnMissingInput() throws {
+        let ws = try AuditWorkspace()
+        let out = ws.workspace.dir.appendingPathComponent("report.txt").path
+        #expect(try runAudit(["--db", ws.workspace.dir.appendingPathComponent("none.sqlite").path]) == 3)
+        #expect(try runAudit(["--db", ws.dbPath, "--output", out]) == 3)          // empty store: insufficient evidence
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("insufficient evidence"))
+    }
+
+    @Test("usage errors are validation failures (exit 2 through LocAudit.runMain)")
+    func usageErrors() {
+        for arguments in [["--rule", "no-such-rule"], ["--since", "yesterday"], ["--fail-on", "severe"], ["--format", "xml"]] {
+            #expect(throws: (any Error).self) { _ = try AuditCommand.parse(arguments) }
+            do {
+                _ = try AuditCommand.parse(arguments)
+            } catch {
+                #expect(AuditCommand.exitCode(for: error) == .validationFailure, "\(arguments)")
+            }
+        }
+    }
+
+    @Test("a store with only App Privacy Report intervals is insufficient evidence (exit 3), not a pass")
+    func privacyReportOnly() throws {
+        let ws = try AuditWorkspace()
+        let report = #"""
+            {"accessor":{"identifier":"com.example.app","identifierType":"bundleID"},"category":"location","identifier":"0634B0EB-0001","kind":"intervalBegin","timeStamp":"2026-11-20T11:01:09.166-04:00","type":"access"}
+            {"accessor":{"identifier":"com.example.app","identifierType":"bundleID"},"category":"location","identifier":"0634B0EB-0001","kind":"intervalEnd","timeStamp":"2026-11-20T11:03:09.166-04:00","type":"access"}
+            """#
+        let path = try ws.workspace.write("privacy.ndjson", report + "\n")
+        try ws.workspace.write("privacy.ideviceinfo.txt", "UniqueDeviceID: device-1\nProductVersion: 17.5.1\n")
+        _ = try ws.workspace.ingest([path])
+        let audit = try ws.audit()
+        #expect(audit.coverage.sessions == 1)
+        #expect(audit.coverage.evaluated == 0)
+        #expect(audit.verdict == .insufficientEvidence)
+        #expect(audit.exitCode == 3)
+        #expect(audit.coverage.insufficientSessions.count == 1)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import LocAuditKit
+
+/// One example of one rule, for the parameterised test.
+struct ExampleCase: Sendable, CustomTestStringConvertible {
+    var rule: RuleDescription
+    var example: RuleExample
+    var triggers: Bool
+    var testDescription: String {
+        "\(rule.identifier) \(triggers ? "triggers" : "does not trigger") (\(URL(fileURLWithPath: example.file).lastPathComponent):\(example.line))"
+    }
+
+    static var all: [ExampleCase] {
+        RuleRegistry.descriptions.flatMap { rule in
+            rule.triggeringExamples.map { ExampleCase(rule: rule, example: $0, triggers: true) }
+                + rule.nonTriggeringExamples.map { ExampleCase(rule: rule, example: $0, triggers: false) }
+        }
+    }
+}
+
+@Suite struct RulesTests {
+    @Test("every rule example behaves as documented, through the real parser and replay", arguments: ExampleCase.all)
+    func example(_ c: ExampleCase) throws {
+        let outcome = try RuleExampleRunner.run(c.example, rule: c.rule.identifier)
+        let at = SourceLocation(fileID: "LocAuditKit/\(URL(fileURLWithPath: c.example.file).lastPathComponent)",
+                                filePath: c.example.file, line: c.example.line, column: 1)
+        if c.triggers {
+            #expect(!outcome.findings.isEmpty, "triggering example did not fire (not evaluable: \(outcome.notEvaluable))", sourceLocation: at)
+            for finding in outcome.findings {
+                #expect(!finding.evidence.isEmpty, "a finding without evidence", sourceLocation: at)
+            }
+        } else {
+            #expect(outcome.findings.isEmpty, "non-triggering example fired: \(outcome.findings.map(\.message))", sourceLocation: at)
+            #expect(outcome.evaluated || outcome.beforeFirstVersion, "non-triggering example was never evaluated: \(outcome.notEvaluable)", sourceLocation: at)
+        }
+    }
+
+    /// rules-model.md's tables: id, severity, first iOS version (nil = all), scope.
+    static let documented: [(String, Severity, Int?, RuleScope)] = [
+        ("delivery-without-authorization", .critical, nil, .session),
+        ("background-delivery-without-capability", .critical, 8, .session),
+        ("missing-blue-bar", .high, 8, .session),
+        ("unexpected-blue-bar", .low, 8, .session),
+        ("allow-once-persisting", .high, 13, .session),
+        ("temporary-precise-persisting", .high, 14, .session),
+        ("precise-delivery-under-reduced-accuracy", .high, 14, .session),
+        ("grant-without-usage-description", .high, 8, .session),
+        ("direct-always-grant", .medium, 13, .session),
+        ("repeated-always-prompt", .medium, 8, .session),
+        ("temporary-precise-without-authorization", .medium, 14, .session),
+        ("relaunch-without-always", .high, 8, .session),
+        ("delivery-after-termination", .medium, nil, .session),
+        ("delivery-while-paused", .low, 6, .session),
+        ("status-invalid-for-os", .medium, nil, .session),
+        ("missing-usage-description", .high, 8, .configuration),
+        ("background-flag-without-capability", .critical, 9, .configuration),
+        ("deprecated-usage-key", .low, 11, .configuration),
+        ("invalid-default-accuracy-reduced", .low, 14, .configuration),
+    ]
+
+    @Test("the registry holds exactly the 19 rules of rules-model.md, ids unique")
+    func registry() {
+        let ids = RuleRegistry.descriptions.map(\.identifier)
+        #expect(ids.count == Set(ids).count, "duplicate rule ids")
+        #expect(ids == RulesTests.documented.map(\.0))
+        for (id, severity, first, scope) in RulesTests.documented {
+            let rule = RuleRegistry.description(of: id)
+            #expect(rule?.severity == severity, "\(id) severity")
+            #expect(rule?.firstVersion == first, "\(id) first iOS version")
+            #expect(rule?.scope == scope, "\(id) scope")
+        }
+    }
+
+    @Test("every rule has a one-sentence description, a seed, and examples on both sides")
+    func documentation() {
+        for rule in RuleRegistry.descriptions {
+            #expect(rule.description.hasSuffix("."), "\(rule.identifier)")
+            #expect(!rule.seed.isEmpty, "\(rule.identifier)")
+            #expect(!rule.triggeringExamples.isEmpty, "\(rule.identifier) has no triggering example")
+            #expect(!rule.nonTriggeringExamples.isEmpty, "\(rule.identifier) has no non-triggering example")
+        }
+    }
+
+    @Test("rules test reports drift when an example stops behaving")
+    func driftIsReported() throws {
+        var rule = DeliveryWhilePausedRule.description
+        // The resumed example is moved to the triggering side: it must now be a drift.
+        rule.triggeringExamples = rule.nonTriggeringExamples
+        let drifts = try RuleExampleRunner.check(rule)
+        #expect(drifts.count == 1)
+        #expect(drifts.first?.problem.contains("did not fire") == true)
+    }
+}
