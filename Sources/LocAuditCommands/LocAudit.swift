@@ -13,7 +13,7 @@ public struct LocAudit: ParsableCommand {
             Exit codes: 0 success, 1 something failed (see the message), 2 usage error,
             3 nothing to read.
             """,
-        version: "0.1.0",
+        version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
     )
 

@@ -1,14 +1,33 @@
 import Foundation
 
-/// Report formats of `locaudit audit --format`.
+/// How a report is rendered, beyond the findings themselves.
+public struct ReportOptions: Sendable {
+    /// Show delivered coordinates (never by default: the logs hold people's locations).
+    public var showCoordinates = false
+    /// Decimal places of shown coordinates (3 is about 100 m).
+    public var coordinateDecimals = 3
+    /// ANSI colours (text on a terminal only).
+    public var color = false
+    /// locaudit's version, stamped into reports that carry run metadata.
+    public var version = LocAuditVersion.current
+
+    public init() {}
+}
+
+/// The version printed by `locaudit --version` and stamped into reports.
+public enum LocAuditVersion {
+    public static let current = "0.2.0"
+}
+
+/// Report formats of `locaudit audit --format` and `--report FORMAT[:PATH]`.
 public enum OutputFormat: String, CaseIterable, Sendable {
-    /// For people.
+    /// For people at a terminal.
     case text
     /// For tools: the findings with exactly the documented field names.
     case json
 
     /// The report in this format.
-    public func render(_ report: AuditReport) -> String {
+    public func render(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         switch self {
         case .text: return TextReporter.generateReport(report)
         case .json: return JSONReporter.generateReport(report)
