@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocAuditKit
 import Foundation
 
 /// The `locaudit` command: subcommands map flags to LocAuditKit calls, nothing more.
