@@ -54,11 +54,7 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Save the findings of this run as a baseline.", valueName: "file"))
     var writeBaseline: String?
 
-    @Option(help: ArgumentHelp("Report format.", valueName: "name"))
-    var format: OutputFormat = .text
-
-    @Option(help: ArgumentHelp("Write the report here instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var reporting: ReportFlags
 
     @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise.", valueName: "metres"))
     var reducedAccuracyFloor: Double = 1000
@@ -100,14 +96,7 @@ struct AuditCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(error.exitCode)
         }
-        let text = format.render(report)
-        if quiet {
-            // Nothing printed.
-        } else if let output {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
-        } else {
-            print(text, terminator: "")
-        }
+        if !quiet { try reporting.write(report) }
         if report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }

@@ -15,7 +15,7 @@ public struct LocAudit: ParsableCommand {
             3 nothing to read.
             """,
         version: LocAuditVersion.current,
-        subcommands: [IngestCommand.self, AuditCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
+        subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
     )
 
     public init() {}

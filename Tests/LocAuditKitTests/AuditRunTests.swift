@@ -183,7 +183,7 @@ import Testing
         let out = ws.workspace.dir.appendingPathComponent("report.txt").path
         #expect(try runAudit(["--db", ws.workspace.dir.appendingPathComponent("none.sqlite").path]) == 3)
         #expect(try runAudit(["--db", ws.dbPath, "--output", out]) == 3)          // empty store: insufficient evidence
-        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("insufficient evidence"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8).hasSuffix("INSUFFICIENT EVIDENCE\n"))
     }
 
     @Test("usage errors are validation failures (exit 2 through LocAudit.runMain)")

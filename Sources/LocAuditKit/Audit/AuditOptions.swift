@@ -63,6 +63,8 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
     case unknownRules([String])
     /// The baseline file cannot be read (exit 2).
     case unreadableBaseline(String, String)
+    /// `locaudit report`: no audit run (nil: none at all) to render (exit 3).
+    case noRun(Int64?)
 
     public var description: String {
         switch self {
@@ -72,12 +74,16 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
             return "unknown rule \(ids.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them."
         case .unreadableBaseline(let path, let why):
             return "cannot read the baseline \(path): \(why). Write one with --write-baseline."
+        case .noRun(let id?):
+            return "no audit run \(id) in this database; `locaudit query --sql 'SELECT id, started_at FROM audit_runs'` lists them."
+        case .noRun(nil):
+            return "no audit run in this database yet: run `locaudit audit` first."
         }
     }
 
     public var exitCode: Int32 {
         switch self {
-        case .databaseMissing: return 3
+        case .databaseMissing, .noRun: return 3
         case .unknownRules, .unreadableBaseline: return 2
         }
     }

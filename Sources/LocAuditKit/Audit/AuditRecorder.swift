@@ -33,10 +33,11 @@ enum AuditRecorder {
         ])
         try db.execute(sql: """
             INSERT INTO audit_runs (started_at, options, events, sessions, findings, new, persisting, resolved,
-                evaluated, not_evaluable, verdict, exit_code)
-            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1)
+                evaluated, not_evaluable, verdict, exit_code, fail_on, coverage, checks)
+            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?)
             """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
-                             report.coverage.evaluated, report.coverage.notEvaluableCount])
+                             report.coverage.evaluated, report.coverage.notEvaluableCount, report.failOn.rawValue,
+                             jsonText(report.coverage), jsonText(report.checks)])
         let run = db.lastInsertedRowID
 
         // Findings the previous runs left open, in this run's scope.
@@ -66,7 +67,7 @@ enum AuditRecorder {
                 resolved_run = NULL
             """)
         for f in found {
-            let evidence = jsonText(f.evidence.map { EvidenceRow(event: $0.event, file: $0.file, line: $0.line) })
+            let evidence = jsonText(f.evidence.map { AuditRecorder.EvidenceRow(event: $0.event, file: $0.file, line: $0.line) })
             try upsert.execute(arguments: [f.fingerprint, f.rule, f.severity.rawValue, f.device, f.bundleId, f.pid, f.osVersion,
                                            f.sessionStart, f.timeUS, f.time, f.message, evidence, run])
         }
@@ -79,7 +80,7 @@ enum AuditRecorder {
     }
 
     /// Evidence as stored: with the event id.
-    private struct EvidenceRow: Codable {
+    struct EvidenceRow: Codable {
         var event: Int64?
         var file: String
         var line: Int?
@@ -89,7 +90,8 @@ enum AuditRecorder {
 extension Finding {
     /// A stored finding.
     init(row: Row) {
-        let evidence = (try? JSONDecoder().decode([EvidenceLine].self, from: Data((row[9] as String).utf8))) ?? []
+        let stored = (try? JSONDecoder().decode([AuditRecorder.EvidenceRow].self, from: Data((row[9] as String).utf8))) ?? []
+        let evidence = stored.map { EvidenceLine(file: $0.file, line: $0.line, event: $0.event) }
         self.init(rule: row[1], severity: Severity(rawValue: row[2]) ?? .info, device: row[3], bundleId: row[4], pid: row[5],
                   sessionStart: row[6], time: row[7], message: row[8], evidence: evidence, fingerprint: row[0],
                   timeUS: row[10], osVersion: row[11])

@@ -17,6 +17,8 @@ public struct AuditReport: Sendable {
     public var resolved: [Finding]
     public var hiddenByBaseline: Int
     public var coverage: Coverage
+    /// Every rule checked on every session and app configuration (JUnit's test cases).
+    public var checks: [RuleCheckRecord] = []
     public var failOn: Severity
 
     public var verdict: Verdict {
@@ -51,13 +53,13 @@ public struct Auditor {
         let db = try store.connect()
         var input = try db.read { try AuditInput.load($0, scope: EventScope(device: options.device, bundleId: options.bundleId)) }
         let timelines = input.timelines()
-        let (raw, coverage) = RuleEvaluation.evaluate(timelines, options: options)
+        let (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
         try db.read { try input.locate(raw, in: $0) }
         let found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
 
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
-                                 coverage: coverage, failOn: options.failOn)
+                                 coverage: coverage, checks: checks, failOn: options.failOn)
         try db.write { db in
             try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
             report.runId = try AuditRecorder.recordRun(found, report: &report, options: options, in: db)
@@ -161,15 +163,9 @@ struct AuditInput {
         if raw.violations.contains(where: \.infoPlist), let plist = apps[raw.bundleId]?.path {
             evidence.insert(EvidenceLine(file: plist, line: nil), at: 0)
         }
-        let identity: String
-        if let start = raw.sessionStartUS {
-            identity = "\(raw.rule.identifier)|\(raw.deviceId)|\(raw.bundleId)|\(raw.pid.map(String.init) ?? "-")|\(start)"
-        } else {
-            identity = "\(raw.rule.identifier)|\(raw.bundleId)|ios\(raw.osVersion?.major ?? 0)"
-        }
         return Finding(rule: raw.rule.identifier, severity: raw.rule.severity, device: raw.deviceId, bundleId: raw.bundleId,
                        pid: raw.pid, sessionStart: raw.sessionStartUS.map(Timestamps.isoUTC), time: Timestamps.isoUTC(first.timeUS),
-                       message: message, evidence: evidence, fingerprint: Fingerprint.of(identity),
+                       message: message, evidence: evidence, fingerprint: raw.fingerprint,
                        timeUS: first.timeUS, osVersion: raw.osVersion?.text)
     }
 }

@@ -62,7 +62,7 @@ public struct EvidenceLine: Codable, Sendable, Equatable {
 }
 
 /// What the audit could and could not judge: a clean audit is only as good as this.
-public struct Coverage: Encodable, Sendable, Equatable {
+public struct Coverage: Codable, Sendable, Equatable {
     public var sessions = 0
     /// Sessions whose device's iOS version is unknown: only rules valid on every version ran.
     public var sessionsWithUnknownVersion = 0
@@ -83,11 +83,23 @@ public struct Coverage: Encodable, Sendable, Equatable {
 }
 
 /// How an audit came out.
-public enum Verdict: String, Encodable, Sendable {
+public enum Verdict: String, Codable, Sendable {
     /// Findings were reported.
     case findings
     /// Something was evaluated and nothing was found.
     case pass
     /// Nothing could be evaluated: not a pass.
     case insufficientEvidence = "insufficient evidence"
+}
+
+/// One rule checked on one subject (a session, or an app on an iOS version): what JUnit
+/// reports as a test case.
+public struct RuleCheckRecord: Codable, Sendable, Equatable {
+    /// `DEVICE BUNDLE pid PID from START` for a session, `BUNDLE on iOS MAJOR` for a configuration.
+    public var subject: String
+    public var rule: String
+    /// Nil when evaluated; the reason otherwise.
+    public var notEvaluable: String?
+    /// Fingerprints of the findings this check produced (shown or hidden by a baseline).
+    public var findings: [String]
 }

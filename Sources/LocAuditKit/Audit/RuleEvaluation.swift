@@ -9,6 +9,14 @@ struct RawFinding {
     var violations: [Violation]
     /// Events that place a configuration finding: the app's first line on that iOS version.
     var context: [Int64] = []
+
+    /// Stable identity across runs: the session (or the app and iOS version) and the rule.
+    var fingerprint: String {
+        if let start = sessionStartUS {
+            return Fingerprint.of("\(rule.identifier)|\(deviceId)|\(bundleId)|\(pid.map(String.init) ?? "-")|\(start)")
+        }
+        return Fingerprint.of("\(rule.identifier)|\(bundleId)|ios\(osVersion?.major ?? 0)")
+    }
 }
 
 /// Runs the selected rules over replayed sessions and counts what could be judged.
@@ -16,7 +24,7 @@ struct RawFinding {
 /// Version gating is done here, once: a rule with a first iOS version is not evaluable on
 /// a session of unknown version, and not applicable (not counted) before that version.
 enum RuleEvaluation {
-    static func evaluate(_ timelines: [[ReplayedSession]], options: AuditOptions) -> (findings: [RawFinding], coverage: Coverage) {
+    static func evaluate(_ timelines: [[ReplayedSession]], options: AuditOptions) -> (findings: [RawFinding], coverage: Coverage, checks: [RuleCheckRecord]) {
         let selected = options.selectedRules
         let sessionRules = RuleRegistry.sessionRules.filter { selected.contains(type(of: $0).description.identifier) }
         let configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
@@ -24,6 +32,7 @@ enum RuleEvaluation {
         var coverage = Coverage()
         var byAppVersion: [String: AppOnVersion] = [:]
         var unknownVersionApps = Set<String>()
+        var checks: [RuleCheckRecord] = []
 
         for timeline in timelines {
             for replayed in timeline where overlaps(replayed.session, options) {
@@ -40,29 +49,36 @@ enum RuleEvaluation {
                     unknownVersionApps.insert(session.bundleId)
                 }
                 var evaluatedHere = 0
+                let subject = "\(session.deviceId) \(session.bundleId) pid \(session.pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(session.startUS))"
                 for rule in sessionRules {
                     let description = type(of: rule).description
                     if session.onlyPrivacyReport {
                         coverage.count(description.identifier, notEvaluable: "only App Privacy Report intervals")
+                        checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: "only App Privacy Report intervals", findings: []))
                         continue
                     }
-                    guard gate(description, session.osVersion, &coverage) else { continue }
+                    guard gate(description, session.osVersion, &coverage, subject: subject, &checks) else { continue }
                     switch rule.check(replayed, options.settings) {
                     case .notEvaluable(let reason):
                         coverage.count(description.identifier, notEvaluable: reason)
+                        checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: reason, findings: []))
                     case .evaluated(let violations):
                         coverage.evaluated += 1
                         evaluatedHere += 1
+                        var check = RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: nil, findings: [])
                         let shown = violations.filter { options.inWindow($0.timeUS) }
                         if !shown.isEmpty {
-                            findings.append(RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId,
-                                                       pid: session.pid, sessionStartUS: session.startUS,
-                                                       osVersion: session.osVersion, violations: shown))
+                            let raw = RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId,
+                                                 pid: session.pid, sessionStartUS: session.startUS,
+                                                 osVersion: session.osVersion, violations: shown)
+                            findings.append(raw)
+                            check.findings = [raw.fingerprint]
                         }
+                        checks.append(check)
                     }
                 }
                 if evaluatedHere == 0 {
-                    coverage.insufficientSessions.append("\(session.deviceId) \(session.bundleId) pid \(session.pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(session.startUS))")
+                    coverage.insufficientSessions.append(subject)
                 }
             }
         }
@@ -70,38 +86,51 @@ enum RuleEvaluation {
         for app in byAppVersion.values.sorted(by: { ($0.bundleId, $0.version.major) < ($1.bundleId, $1.version.major) }) {
             // Without the Info.plist, only the app's own lines can show its configuration.
             let noEvidence = app.app == nil && app.sessions.allSatisfy(\.session.onlyPrivacyReport)
+            let subject = "\(app.bundleId) on iOS \(app.version.major)"
             for rule in configurationRules {
                 let description = type(of: rule).description
-                guard gate(description, app.version, &coverage) else { continue }
+                guard gate(description, app.version, &coverage, subject: subject, &checks) else { continue }
                 if noEvidence {
                     coverage.count(description.identifier, notEvaluable: "no Info.plist, only App Privacy Report intervals")
+                    checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: "no Info.plist, only App Privacy Report intervals", findings: []))
                     continue
                 }
                 switch rule.check(app, options.settings) {
                 case .notEvaluable(let reason):
                     coverage.count(description.identifier, notEvaluable: reason)
+                    checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: reason, findings: []))
                 case .evaluated(let violations):
                     coverage.evaluated += 1
+                    var check = RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: nil, findings: [])
                     let shown = violations.filter { options.inWindow($0.timeUS) }
                     if !shown.isEmpty {
-                        findings.append(RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
-                                                   pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
-                                                   context: app.sessions[0].session.events.prefix(1).map(\.id)))
+                        let raw = RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
+                                             pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
+                                             context: app.sessions[0].session.events.prefix(1).map(\.id))
+                        findings.append(raw)
+                        check.findings = [raw.fingerprint]
                     }
+                    checks.append(check)
                 }
             }
         }
-        for _ in unknownVersionApps {
-            for rule in configurationRules { coverage.count(type(of: rule).description.identifier, notEvaluable: "unknown iOS version") }
+        for bundle in unknownVersionApps.sorted() {
+            for rule in configurationRules {
+                coverage.count(type(of: rule).description.identifier, notEvaluable: "unknown iOS version")
+                checks.append(RuleCheckRecord(subject: "\(bundle) on an unknown iOS version", rule: type(of: rule).description.identifier,
+                                              notEvaluable: "unknown iOS version", findings: []))
+            }
         }
-        return (findings, coverage)
+        return (findings, coverage, checks)
     }
 
     /// Whether a rule applies to a version: counts "unknown iOS version" and "before the rule" on the way.
-    private static func gate(_ rule: RuleDescription, _ version: IOSVersion?, _ coverage: inout Coverage) -> Bool {
+    private static func gate(_ rule: RuleDescription, _ version: IOSVersion?, _ coverage: inout Coverage,
+                             subject: String, _ checks: inout [RuleCheckRecord]) -> Bool {
         guard let first = rule.firstVersion else { return true }
         guard let version else {
             coverage.count(rule.identifier, notEvaluable: "unknown iOS version")
+            checks.append(RuleCheckRecord(subject: subject, rule: rule.identifier, notEvaluable: "unknown iOS version", findings: []))
             return false
         }
         if version.major < first {

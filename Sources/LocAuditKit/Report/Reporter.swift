@@ -25,91 +25,82 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case text
     /// For tools: the findings with exactly the documented field names.
     case json
+    /// For a ticket.
+    case markdown
+    /// For CI dashboards.
+    case junit
+    /// For spreadsheets.
+    case csv
+    /// For log shippers.
+    case jsonl
 
     /// The report in this format.
     public func render(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         switch self {
-        case .text: return TextReporter.generateReport(report)
-        case .json: return JSONReporter.generateReport(report)
+        case .text: return TextReporter.generateReport(report, options: options)
+        case .json: return JSONReporter.generateReport(report, options: options)
+        case .markdown: return MarkdownReporter.generateReport(report, options: options)
+        case .junit: return JUnitReporter.generateReport(report, options: options)
+        case .csv: return CSVReporter.generateReport(report, options: options)
+        case .jsonl: return JSONLinesReporter.generateReport(report, options: options)
         }
     }
 }
 
-/// The text report: findings most severe first, then what changed, coverage and the verdict.
-public enum TextReporter {
-    public static func generateReport(_ report: AuditReport) -> String {
-        var out = "locaudit audit: run \(report.runId) on \(report.database), \(report.events) events, \(report.coverage.sessions) sessions\n\n"
-        for f in report.findings {
-            let tag = report.new.contains(f.fingerprint) ? "new" : "persisting"
-            out += "\(f.severity.rawValue.uppercased()) \(f.rule) [\(tag)]\n"
-            out += "  \(f.bundleId) on \(f.device)" + (f.osVersion.map { " (iOS \($0))" } ?? "")
-            if let pid = f.pid { out += ", pid \(pid)" }
-            if let start = f.sessionStart { out += ", session from \(start)" }
-            out += "\n  \(f.time): \(f.message)\n"
-            out += "  evidence: \(f.evidence.prefix(6).map(\.text).joined(separator: ", "))"
-            if f.evidence.count > 6 { out += " and \(f.evidence.count - 6) more" }
-            out += "\n\n"
+extension OutputFormat {
+    /// What each format is for, for `--help`.
+    public var summary: String {
+        switch self {
+        case .text: return "for a terminal, grouped by device and app"
+        case .json: return "the findings, coverage and run metadata"
+        case .markdown: return "for pasting into a ticket"
+        case .junit: return "JUnit XML: a test case per session and rule (Jenkins, GitLab)"
+        case .csv: return "one row per finding"
+        case .jsonl: return "one finding per line, for log shippers"
         }
-        for f in report.resolved {
-            out += "RESOLVED \(f.rule): \(f.bundleId) on \(f.device), \(f.time): \(f.message)\n"
-        }
-        if !report.resolved.isEmpty { out += "\n" }
-        out += "Since the previous run: \(report.new.count) new, \(report.persisting.count) persisting, \(report.resolved.count) resolved."
-        if report.hiddenByBaseline > 0 { out += " \(report.hiddenByBaseline) hidden by the baseline." }
-        out += "\n"
-        out += coverage(report.coverage)
-        let above = report.findings.filter { $0.severity >= report.failOn }.count
+    }
+}
+
+/// What every reporter shares: verdict wording and counts.
+enum ReportText {
+    /// `FAIL: 3 findings (1 critical, 2 high)`, `PASS`, or `INSUFFICIENT EVIDENCE`: the last line of a report.
+    static func verdict(_ report: AuditReport) -> String {
         switch report.verdict {
-        case .findings:
-            out += "Verdict: \(report.findings.count) finding\(report.findings.count == 1 ? "" : "s"), \(above) at or above \(report.failOn.rawValue).\n"
-        case .pass:
-            out += "Verdict: pass (no finding in what could be evaluated).\n"
         case .insufficientEvidence:
-            out += "Verdict: insufficient evidence: no rule could be evaluated, this is not a pass.\n"
+            return "INSUFFICIENT EVIDENCE"
+        case .pass:
+            return "PASS"
+        case .findings:
+            let counts = severityCounts(report.findings)
+            if report.exitCode == 1 {
+                return "FAIL: \(plural(report.findings.count, "finding")) (\(counts))"
+            }
+            return "PASS: no finding at or above \(report.failOn.rawValue) (\(plural(report.findings.count, "finding")): \(counts))"
+        }
+    }
+
+    /// `1 critical, 2 high` (severities present, most severe first).
+    static func severityCounts(_ findings: [Finding]) -> String {
+        Severity.allCases.reversed().compactMap { severity in
+            let n = findings.filter { $0.severity == severity }.count
+            return n == 0 ? nil : "\(n) \(severity.rawValue)"
+        }.joined(separator: ", ")
+    }
+
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    /// A string from a log, made safe for one line of a terminal: no line breaks, no control
+    /// characters (a log line must not forge report lines or terminal escapes).
+    static func oneLine(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n", "\r": out += "⏎"
+            case "\u{1B}": out += "␛"
+            default:
+                if scalar.properties.generalCategory == .control { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+            }
         }
         return out
-    }
-
-    static func coverage(_ c: Coverage) -> String {
-        var out = "Coverage: \(c.evaluated) rule checks evaluated, \(c.notEvaluableCount) not evaluable, \(c.notApplicable) not applicable to the iOS version.\n"
-        for rule in c.notEvaluable.keys.sorted() {
-            let reasons = c.notEvaluable[rule]!.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; ")
-            out += "  not evaluable: \(rule): \(reasons)\n"
-        }
-        if c.sessionsWithUnknownVersion > 0 {
-            out += "  \(c.sessionsWithUnknownVersion) session\(c.sessionsWithUnknownVersion == 1 ? "" : "s") of unknown iOS version: only the rules valid on every version ran (pass --os to ingest, or a sidecar .ideviceinfo.txt).\n"
-        }
-        for s in c.insufficientSessions { out += "  insufficient evidence: \(s)\n" }
-        return out
-    }
-}
-
-/// The JSON report: `findings` with exactly rule, severity, device, bundleId, pid,
-/// sessionStart, time, message, evidence [{file, line}]; then changes, coverage, verdict.
-public enum JSONReporter {
-    struct Document: Encodable {
-        var run: Int64
-        var findings: [Finding]
-        /// Indices into `findings`.
-        var new: [Int]
-        var persisting: [Int]
-        var resolved: [Finding]
-        var hiddenByBaseline: Int
-        var coverage: Coverage
-        var failOn: Severity
-        var verdict: Verdict
-        var exitCode: Int32
-    }
-
-    public static func generateReport(_ report: AuditReport) -> String {
-        let indices = Array(report.findings.indices)
-        let doc = Document(run: report.runId, findings: report.findings,
-                           new: indices.filter { report.new.contains(report.findings[$0].fingerprint) },
-                           persisting: indices.filter { report.persisting.contains(report.findings[$0].fingerprint) },
-                           resolved: report.resolved, hiddenByBaseline: report.hiddenByBaseline, coverage: report.coverage,
-                           failOn: report.failOn, verdict: report.verdict, exitCode: report.exitCode)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(doc)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
     }
 }

@@ -145,6 +145,14 @@ enum Schema {
                 CREATE INDEX findings_by_app ON findings(device_id, bundle_id, time_us);
                 """)
         }
+        migrator.registerMigration("v3: audit runs keep their coverage and checks") { db in
+            // What `locaudit report` needs to render a stored run exactly as the audit did.
+            try db.execute(sql: """
+                ALTER TABLE audit_runs ADD COLUMN fail_on TEXT NOT NULL DEFAULT 'high';
+                ALTER TABLE audit_runs ADD COLUMN coverage TEXT;  -- JSON (the report's coverage)
+                ALTER TABLE audit_runs ADD COLUMN checks TEXT;    -- JSON [{subject, rule, notEvaluable, findings}]
+                """)
+        }
         return migrator
     }
 

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import LocAuditKit
+
+extension ReportRequest: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+/// The report flags `audit` and `report` share.
+struct ReportFlags: ParsableArguments {
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "A report, FORMAT[:PATH] (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable. Without a path it goes to standard output.",
+        valueName: "format[:path]"))
+    var reports: [ReportRequest] = []
+
+    @Option(help: ArgumentHelp("Format of the report on standard output when no --report is given.", valueName: "name"))
+    var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("Write that report here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Show delivered coordinates in reports (hidden by default: they are people's locations).")
+    var showCoordinates = false
+
+    @Option(help: ArgumentHelp("Decimal places of shown coordinates (3 is about 100 m).", valueName: "n"))
+    var coordinateDecimals = 3
+
+    func validate() throws {
+        if reports.filter({ $0.path == nil }).count > 1 {
+            throw ValidationError("At most one --report can go to standard output; give the others a path (FORMAT:PATH).")
+        }
+        if !(0...8).contains(coordinateDecimals) { throw ValidationError("--coordinate-decimals takes 0 to 8.") }
+    }
+
+    var requests: [ReportRequest] { reports.isEmpty ? [ReportRequest(format: format, path: output)] : reports }
+
+    var options: ReportOptions {
+        var o = ReportOptions()
+        o.showCoordinates = showCoordinates
+        o.coordinateDecimals = coordinateDecimals
+        o.color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        return o
+    }
+
+    func write(_ report: AuditReport) throws {
+        let stdout = try ReportRequest.write(requests, report: report, options: options)
+        if !stdout.isEmpty { print(stdout, terminator: "") }
+    }
+}

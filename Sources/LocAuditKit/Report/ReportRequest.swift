@@ -1,0 +1,36 @@
+import Foundation
+
+/// One `--report FORMAT[:PATH]`: a format and where it goes (standard output without a path).
+public struct ReportRequest: Sendable, Equatable {
+    public var format: OutputFormat
+    public var path: String?
+
+    public init(format: OutputFormat, path: String? = nil) {
+        self.format = format
+        self.path = path
+    }
+
+    /// `html:out/audit.html`, `junit:out/junit.xml`, `text`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let first = parts.first, let format = OutputFormat(rawValue: first.lowercased()) else { return nil }
+        self.format = format
+        self.path = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+    }
+
+    /// Renders and writes every request; parent folders are created. Returns what goes to
+    /// standard output (at most one request may go there; the caller prints it).
+    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions) throws -> String {
+        var stdout = ""
+        for request in requests {
+            var opts = options
+            if request.path != nil { opts.color = false }
+            let text = request.format.render(report, options: opts)
+            guard let path = request.path else { stdout += text; continue }
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        }
+        return stdout
+    }
+}
