@@ -79,3 +79,29 @@ import Testing
         #expect(unlinked.rows.isEmpty, "every sample app line is linked to its bundle")
     }
 }
+
+/// Every saved query, run on the audited samples, against its expected result.
+@Suite struct SavedQueryResultTests {
+    static let parameters: [String: [String: String]] = [
+        "session-timeline": ["bundle": "com.example.weather", "pid": "1053"],
+    ]
+
+    static let store: Workspace = {
+        let ws = try! QueryTests.samplesStore()
+        _ = try! Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
+        return ws
+    }()
+
+    @Test("each saved query gives its expected result on the audited samples",
+          arguments: SavedQuery.all(in: [packageRoot.appendingPathComponent("queries")]).map(\.name))
+    func expectedResult(name: String) throws {
+        let query = try SavedQuery.find(name, in: [packageRoot.appendingPathComponent("queries")])
+        let result = try QueryRunner.run(query, parameters: SavedQueryResultTests.parameters[name] ?? [:], store: SavedQueryResultTests.store.store)
+        // Paths are where this checkout is; the expected files say samples/...
+        let actual = QueryFormat.csv.render(result).replacingOccurrences(of: packageRoot.path + "/", with: "")
+        let path = ReporterTests.expected.appendingPathComponent("queries/\(name).csv")
+        if ProcessInfo.processInfo.environment["LOCAUDIT_UPDATE_EXPECTED"] == "1" { try Data(actual.utf8).write(to: path) }
+        #expect(actual == (try String(contentsOf: path, encoding: .utf8)), "\(name): rerun with LOCAUDIT_UPDATE_EXPECTED=1 and review the diff")
+        #expect(!result.rows.isEmpty || name == "unlinked-app-lines", "\(name) finds nothing on the samples: the test would not notice a broken query")
+    }
+}
