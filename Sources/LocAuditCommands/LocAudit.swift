@@ -9,10 +9,11 @@ public struct LocAudit: ParsableCommand {
         abstract: "Audit iOS location authorization and delivery in device logs.",
         discussion: """
             Ingest gzipped device log exports into SQLite, then audit every app session
-            against what iOS promises about location, version by version.
+            against what iOS promises about location, version by version, and report.
 
-            Exit codes: 0 success, 1 something failed (see the message), 2 usage error,
-            3 nothing to read.
+            Exit codes (each command's help says more): 0 success, 1 something failed or
+            findings at or above --fail-on, 2 usage error, 3 nothing to read, no database,
+            or insufficient evidence.
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
