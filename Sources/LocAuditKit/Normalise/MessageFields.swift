@@ -220,30 +220,7 @@ public enum MessageFields {
         }
         var out: [UInt8] = Array(b[i..<j])
         i = j
-        while i < b.count {
-            let c = b[i]
-            if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
-            if c == UInt8(ascii: "\\"), i + 1 < b.count {
-                i += 1
-                switch b[i] {
-                case UInt8(ascii: "n"): out.append(0x0a)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0d)
-                case UInt8(ascii: "u"):
-                    if i + 4 < b.count, let code = UInt32(String(decoding: Bytes(rebasing: b[(i + 1)...(i + 4)]), as: UTF8.self), radix: 16),
-                       let scalar = Unicode.Scalar(code) {
-                        out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                        i += 4
-                    }
-                default: out.append(b[i])
-                }
-                i += 1
-                continue
-            }
-            out.append(c)
-            i += 1
-        }
-        return nil // unterminated
+        return JSONScan.unescape(b, &i, into: &out) ? String(decoding: out, as: UTF8.self) : nil
     }
 }
 
