@@ -260,7 +260,7 @@ private struct Page {
             <ul class="figures">
             <li><strong>\(c.sessions)</strong> sessions</li>
             <li><strong>\(c.evaluated)</strong> rule checks evaluated</li>
-            <li class="\(c.notEvaluableCount > 0 ? "warn" : "")"><strong>\(c.notEvaluableCount)</strong> not evaluable</li>
+            <li\(c.notEvaluableCount > 0 ? " class=\"warn\"" : "")><strong>\(c.notEvaluableCount)</strong> not evaluable</li>
             <li><strong>\(c.notApplicable)</strong> not applicable to the iOS version</li>
             </ul>
 
