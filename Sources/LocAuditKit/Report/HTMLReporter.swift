@@ -67,7 +67,7 @@ private struct Page {
     let timelines: [SessionTimeline]
     let evidence: [Int64: EvidenceText]
     let options: ReportOptions
-    /// Finding fingerprint -> its number on the page (1-based, report order).
+    /// Finding fingerprint -> its number on the page (1-based, report order), for the timelines.
     let number: [String: Int]
     /// Finding fingerprint -> the number of its session's timeline.
     let timelineOf: [String: Int]
@@ -103,6 +103,7 @@ private struct Page {
             """
         html += header()
         html += verdictSection()
+        html += contents()
         html += summarySection()
         html += coverageSection()
         html += findingsSection()
@@ -183,6 +184,16 @@ private struct Page {
             html += "</ul>\n"
         }
         return html + "</section>\n"
+    }
+
+    /// Links to the sections below.
+    func contents() -> String {
+        var links = ["<a href=\"#summary-title\">Summary</a>", "<a href=\"#coverage-title\">Coverage</a>"]
+        if !report.findings.isEmpty { links.append("<a href=\"#findings-title\">Findings (\(report.findings.count))</a>") }
+        if !timelines.isEmpty { links.append("<a href=\"#timelines-title\">Session timelines (\(timelines.count))</a>") }
+        if !evidence.isEmpty, !report.findings.isEmpty { links.append("<a href=\"#evidence-title\">Evidence lines</a>") }
+        if !report.resolved.isEmpty { links.append("<a href=\"#resolved-title\">Resolved (\(report.resolved.count))</a>") }
+        return "<nav aria-label=\"Contents\"><ul class=\"contents\">" + links.map { "<li>\($0)</li>" }.joined() + "</ul></nav>\n"
     }
 
     // MARK: Summary
@@ -290,8 +301,8 @@ private struct Page {
     func findingsSection() -> String {
         guard !report.findings.isEmpty else { return "" }
         var html = "<section aria-labelledby=\"findings-title\">\n<h2 id=\"findings-title\">Findings</h2>\n"
-        for f in report.findings {
-            let n = number[f.fingerprint]!
+        for (i, f) in report.findings.enumerated() {
+            let n = i + 1
             let tag = report.new.contains(f.fingerprint) ? "new" : report.persisting.contains(f.fingerprint) ? "persisting" : nil
             html += """
                 <article class="finding sev-\(f.severity.rawValue)" id="finding-\(n)">
@@ -353,8 +364,8 @@ private struct Page {
 
     func evidenceSection() -> String {
         var citedBy: [Int64: [Int]] = [:]
-        for f in report.findings {
-            for id in Set(f.evidence.compactMap(\.event)) where evidence[id] != nil { citedBy[id, default: []].append(number[f.fingerprint]!) }
+        for (i, f) in report.findings.enumerated() {
+            for id in Set(f.evidence.compactMap(\.event)) where evidence[id] != nil { citedBy[id, default: []].append(i + 1) }
         }
         guard !citedBy.isEmpty else { return "" }
         let lines = citedBy.keys.map { evidence[$0]! }.sorted { ($0.file, $0.line, $0.event) < ($1.file, $1.line, $1.event) }
@@ -366,7 +377,9 @@ private struct Page {
 
             """
         for line in lines {
-            let cites = Set(citedBy[line.event]!).sorted().map { "<a href=\"#finding-\($0)\">#\($0)</a>" }.joined(separator: " ")
+            let cites = Set(citedBy[line.event]!).sorted().map {
+                "<a href=\"#finding-\($0)\">#\($0) \(escapeHTML(report.findings[$0 - 1].rule))</a>"
+            }.joined(separator: ", ")
             html += """
                 <li id="ev-\(line.event)"><p class="source"><code>\(escapeHTML("\(line.file):\(line.line)"))</code> \
                 <span class="time">\(escapeHTML(readable(line.time)))</span> <span class="cites">cited by \(cites)</span></p>
@@ -410,6 +423,7 @@ private struct Page {
         .verdict.pass { border-color: #2b8a3e; } .verdict.pass .verdict-line { color: #2b8a3e; }
         .verdict.insufficient { border-color: #868e96; background: #fff8e1; } .verdict.insufficient .verdict-line { color: #7a5a00; }
         .verdict p { margin: 4px 0; }
+        .contents { list-style: none; padding: 0; margin: 14px 0 0; display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 14px; }
         .chips, .legend, .figures { list-style: none; padding: 0; margin: 10px 0 0; display: flex; flex-wrap: wrap; gap: 8px 16px; }
         .chip { padding: 2px 10px; border-radius: 999px; color: #fff; font-weight: 600; font-size: 13px; }
         .badge { display: inline-block; white-space: nowrap; padding: 0 8px; border-radius: 4px; color: #fff; font-size: 12px; font-weight: 600;
