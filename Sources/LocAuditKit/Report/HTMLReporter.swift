@@ -191,7 +191,7 @@ private struct Page {
         var links = ["<a href=\"#summary-title\">Summary</a>", "<a href=\"#coverage-title\">Coverage</a>"]
         if !report.findings.isEmpty { links.append("<a href=\"#findings-title\">Findings (\(report.findings.count))</a>") }
         if !timelines.isEmpty { links.append("<a href=\"#timelines-title\">Session timelines (\(timelines.count))</a>") }
-        if !evidence.isEmpty, !report.findings.isEmpty { links.append("<a href=\"#evidence-title\">Evidence lines</a>") }
+        if !citedBy.isEmpty { links.append("<a href=\"#evidence-title\">Evidence lines</a>") }
         if !report.resolved.isEmpty { links.append("<a href=\"#resolved-title\">Resolved (\(report.resolved.count))</a>") }
         return "<nav aria-label=\"Contents\"><ul class=\"contents\">" + links.map { "<li>\($0)</li>" }.joined() + "</ul></nav>\n"
     }
@@ -362,11 +362,17 @@ private struct Page {
 
     // MARK: Evidence
 
-    func evidenceSection() -> String {
+    /// Event id -> the numbers of the findings citing it, for the lines whose text is known.
+    var citedBy: [Int64: [Int]] {
         var citedBy: [Int64: [Int]] = [:]
         for (i, f) in report.findings.enumerated() {
             for id in Set(f.evidence.compactMap(\.event)) where evidence[id] != nil { citedBy[id, default: []].append(i + 1) }
         }
+        return citedBy
+    }
+
+    func evidenceSection() -> String {
+        let citedBy = self.citedBy
         guard !citedBy.isEmpty else { return "" }
         let lines = citedBy.keys.map { evidence[$0]! }.sorted { ($0.file, $0.line, $0.event) < ($1.file, $1.line, $1.event) }
         var html = """
@@ -562,7 +568,7 @@ private struct TimelineDrawing {
     func svg() -> String {
         let h = height
         var s = """
-            <svg class="timeline" viewBox="0 0 \(Int(Self.width)) \(fmt(h))" role="img" aria-labelledby="session-\(index)-svg-title">
+            <svg class="timeline" viewBox="0 0 \(Int(Self.width)) \(fmt(h))" aria-labelledby="session-\(index)-svg-title">
             <title id="session-\(index)-svg-title">\(escapeHTML("Timeline of \(title), \(timeline.findings.count) finding\(timeline.findings.count == 1 ? "" : "s")"))</title>
 
             """
