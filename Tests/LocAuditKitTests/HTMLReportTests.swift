@@ -313,6 +313,17 @@ struct RenderedAudit {
         let blank = try Data(contentsOf: blankShot)
         #expect(pngSize(blank).map { $0.width == 1280 && $0.height == 2000 } == true)
         #expect(png.count > 8 * blank.count, "the screenshot (\(png.count) bytes) looks blank next to an empty page (\(blank.count) bytes)")
+
+        // The browser parses log strings as text: no element, no attribute comes out of them.
+        let (report, timelines, evidence) = Self.hostileReport()
+        let hostilePage = ws.dir.appendingPathComponent("hostile.html")
+        try HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, options: ReportOptions())
+            .write(to: hostilePage, atomically: true, encoding: .utf8)
+        let hostileDOM = try chromium.dumpDOM(hostilePage, profile: ws.dir.appendingPathComponent("chromium-profile"))
+        #expect(!hostileDOM.contains("<script"))
+        #expect(hostileDOM.contains("logged &lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; \"quoted\" 'single' &amp; ampersand\nsecond line"))
+        #expect(occurrences(of: "<article ", in: hostileDOM) == 1)
+        #expect(occurrences(of: "<svg class=\"timeline\"", in: hostileDOM) == 1)
     }
 }
 

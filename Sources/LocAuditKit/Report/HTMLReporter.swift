@@ -591,7 +591,8 @@ private struct TimelineDrawing {
             let px = fmt(x(t))
             let label = step >= 60 ? String(clock(t).prefix(5)) : clock(t)
             s += "<line x1=\"\(px)\" y1=\"\(fmt(Self.axisHeight - 6))\" x2=\"\(px)\" y2=\"\(fmt(bottom))\"/>"
-            s += "<text x=\"\(px)\" y=\"12\" text-anchor=\"middle\">\(label)</text>\n"
+            let anchor = x(t) + 28 > Self.width ? "end" : "middle"
+            s += "<text x=\"\(px)\" y=\"12\" text-anchor=\"\(anchor)\">\(label)</text>\n"
             t += stepUS
         }
         return s + "</g>\n"
@@ -684,13 +685,16 @@ private struct TimelineDrawing {
                 s += "<line class=\"evidence-tick \(sev)\" x1=\"\(ex)\" y1=\"\(fmt(mid - 6))\" x2=\"\(ex)\" y2=\"\(fmt(mid + 6))\"/>\n"
             }
             s += "<path class=\"\(sev)\" d=\"M\(fmt(fx)) \(fmt(mid - 7)) L\(fmt(fx + 7)) \(fmt(mid + 6)) L\(fmt(fx - 7)) \(fmt(mid + 6)) Z\"/>\n"
-            // The label goes where there is room: right of the mark, or left of it near the end.
+            // The label goes where there is room, clear of its own marks: after the last one, or
+            // before the first.
             let label = escapeHTML(f.rule)
             let estimated = Double(f.rule.count) * 7
-            if fx + 12 + estimated <= Self.width {
-                s += "<text class=\"finding-label \(sev)\" x=\"\(fmt(fx + 12))\" y=\"\(fmt(mid + 4))\">\(label)</text>\n"
+            let marks = [fx] + f.evidence.map { x($0.timeUS) }
+            let after = marks.max()! + 12, before = marks.min()! - 12
+            if after + estimated <= Self.width || before - estimated < Self.plotLeft {
+                s += "<text class=\"finding-label \(sev)\" x=\"\(fmt(after))\" y=\"\(fmt(mid + 4))\">\(label)</text>\n"
             } else {
-                s += "<text class=\"finding-label \(sev)\" x=\"\(fmt(fx - 12))\" y=\"\(fmt(mid + 4))\" text-anchor=\"end\">\(label)</text>\n"
+                s += "<text class=\"finding-label \(sev)\" x=\"\(fmt(before))\" y=\"\(fmt(mid + 4))\" text-anchor=\"end\">\(label)</text>\n"
             }
             s += "</a>\n"
         }
