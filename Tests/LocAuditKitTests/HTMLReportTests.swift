@@ -17,9 +17,7 @@ struct RenderedAudit {
     /// Audits the store and loads timelines and evidence the way `locaudit report` does.
     init(_ workspace: Workspace, options: ReportOptions = ReportOptions()) throws {
         let report = try Auditor(databasePath: workspace.store.path, options: AuditOptions()).run()
-        (timelines, evidence) = try workspace.store.connect(readOnly: true).read { db in
-            (try SessionTimeline.load(db, for: report.findings, options: options), try EvidenceText.load(db, for: report.findings))
-        }
+        (timelines, evidence) = try Store(path: workspace.store.path, migrate: false).htmlReportInputs(for: report.findings, options: options)
         self.report = report
     }
 

@@ -222,3 +222,14 @@ extension LocationService {
         }
     }
 }
+
+extension Store {
+    /// What the HTML report of `findings` draws and quotes besides the findings: the timelines
+    /// of their sessions and the text of their evidence lines. Reads only.
+    public func htmlReportInputs(for findings: [Finding], options: ReportOptions) throws
+        -> (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) {
+        try connect(readOnly: true).read { db in
+            (try SessionTimeline.load(db, for: findings, options: options), try EvidenceText.load(db, for: findings))
+        }
+    }
+}
