@@ -147,6 +147,21 @@ struct RenderedAudit {
         #expect(below.contains("id=\"verdict\">PASS: 1 finding below high (1 low)</p>"))
     }
 
+    @Test("a finding shown thousands of times quotes its first 50 lines and says how many more")
+    func evidenceCap() {
+        let lines = (1...60).map { EvidenceLine(file: "device.log", line: Int($0), event: Int64($0)) }
+        var evidence: [Int64: EvidenceText] = [:]
+        for line in lines { evidence[line.event!] = EvidenceText(event: line.event!, file: "device.log", line: line.line!, time: "2026-11-20T09:00:00.000000Z", message: "delivery") }
+        let finding = Finding(rule: "delivery-without-authorization", severity: .critical, device: "device-1", bundleId: "com.example.app",
+                              pid: 7, sessionStart: nil, time: "2026-11-20T09:00:05.000000Z", message: "location delivered", evidence: lines,
+                              fingerprint: "f1", timeUS: 0, osVersion: "17.5")
+        let html = HTMLReporter.generateReport(Self.report(findings: [finding], evaluated: 3), timelines: [], evidence: evidence, options: ReportOptions())
+        #expect(occurrences(of: "<li id=\"ev-", in: html) == 50)
+        #expect(occurrences(of: "href=\"#ev-", in: html) == 50)
+        #expect(html.contains("id=\"ev-50\"") && !html.contains("id=\"ev-51\""))
+        #expect(html.contains("and 10 more lines, not shown here"))
+    }
+
     // MARK: A stored run
 
     @Test("a stored audit run renders later from the store, with its timelines and evidence")

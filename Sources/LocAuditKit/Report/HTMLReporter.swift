@@ -8,6 +8,9 @@ import Foundation
 /// string from a log is escaped; coordinates are masked unless `showCoordinates`.
 public enum HTMLReporter {
     public static let identifier = "html"
+    /// Evidence lines quoted per finding: a session can show a rule thousands of times, and
+    /// a page of thousands of lines is read by no one.
+    public static let evidenceShown = 50
 
     /// The page. Pure: dates come from `report`, evidence text from `evidence` (by event id).
     public static func generateReport(_ report: AuditReport, timelines: [SessionTimeline], evidence: [Int64: EvidenceText],
@@ -318,14 +321,19 @@ private struct Page {
                 <ul class="evidence-links">
 
                 """
-            for e in f.evidence {
+            for e in f.evidence.prefix(HTMLReporter.evidenceShown) {
                 if let id = e.event, evidence[id] != nil {
                     html += "<li><a href=\"#ev-\(id)\" title=\"\(escapeHTML(e.text))\">\(escapeHTML(shortName(e)))</a></li>\n"
                 } else {
                     html += "<li>\(escapeHTML(e.text))\(e.line == nil ? " <small>(Info.plist)</small>" : "")</li>\n"
                 }
             }
-            html += "</ul>\n</article>\n"
+            html += "</ul>\n"
+            if f.evidence.count > HTMLReporter.evidenceShown {
+                html += "<p class=\"more\">and \(f.evidence.count - HTMLReporter.evidenceShown) more lines, not shown here "
+                    + "(<code>locaudit query</code> lists them all)</p>\n"
+            }
+            html += "</article>\n"
         }
         return html + "</section>\n"
     }
@@ -366,7 +374,9 @@ private struct Page {
     var citedBy: [Int64: [Int]] {
         var citedBy: [Int64: [Int]] = [:]
         for (i, f) in report.findings.enumerated() {
-            for id in Set(f.evidence.compactMap(\.event)) where evidence[id] != nil { citedBy[id, default: []].append(i + 1) }
+            for id in Set(f.evidence.prefix(HTMLReporter.evidenceShown).compactMap(\.event)) where evidence[id] != nil {
+                citedBy[id, default: []].append(i + 1)
+            }
         }
         return citedBy
     }
@@ -466,6 +476,7 @@ private struct Page {
         .tag { font-size: 12px; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; font-weight: 400; }
         .where, .when { color: var(--muted); font-size: 14px; overflow-wrap: anywhere; }
         .message { font-size: 15px; white-space: pre-wrap; overflow-wrap: anywhere; }
+        .more { font-size: 13px; color: var(--muted); }
         .evidence-title { font-size: 13px; color: var(--muted); margin-bottom: 0; }
         .evidence-links { margin: 2px 0 0; padding-left: 18px; font-size: 13px; columns: 2; overflow-wrap: anywhere; }
         .session { background: var(--card); border-radius: 8px; padding: 12px 16px; margin: 0 0 16px; box-shadow: 0 1px 2px rgba(0,0,0,.06); }
