@@ -331,7 +331,7 @@ private struct Page {
             html += "</ul>\n"
             if f.evidence.count > HTMLReporter.evidenceShown {
                 html += "<p class=\"more\">and \(f.evidence.count - HTMLReporter.evidenceShown) more lines, not shown here "
-                    + "(<code>locaudit query</code> lists them all)</p>\n"
+                    + "(the json report lists them all)</p>\n"
             }
             html += "</article>\n"
         }
