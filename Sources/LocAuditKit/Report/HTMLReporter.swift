@@ -621,13 +621,19 @@ private struct TimelineDrawing {
             let tip = "\(lane.kind.rawValue): \(value), \(clock(interval.startUS)) to \(clock(interval.endUS))"
             s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\" fill=\"\(colour.fill)\">"
             s += "<title>\(escapeHTML(tip))</title></rect>\n"
-            let label = interval.value ?? "not in the log"
+            let label = interval.value ?? missingLabel(lane.kind)
             if width >= Double(label.count) * 6 + 8 {
                 let style = interval.value == nil ? " missing" : colour.lightText ? " light" : ""
                 s += "<text class=\"value\(style)\" x=\"\(fmt(left + 4))\" y=\"\(fmt(top + 14))\">\(escapeHTML(label))</text>\n"
             }
         }
         return s + "</g>\n"
+    }
+
+    /// What an interval no line has spoken about says: accuracy does not exist before iOS 14.
+    func missingLabel(_ kind: SessionTimeline.LaneKind) -> String {
+        if kind == .accuracy, let major = IOSVersion(timeline.osVersion)?.major, major < 14 { return "none before iOS 14" }
+        return "not in the log"
     }
 
     /// Lane colours: strong for what matters (background, Always, a blue bar), pale otherwise.
