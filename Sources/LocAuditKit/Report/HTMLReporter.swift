@@ -20,32 +20,6 @@ public enum HTMLReporter {
     }
 }
 
-/// Escapes text for HTML text and attribute values alike: `& < > " '`, line breaks as
-/// character references (kept by `white-space: pre-wrap`), other control characters replaced.
-func escapeHTML(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        case "\n": out += "&#10;"
-        case "\r": out += "&#13;"
-        case "\t": out += "&#9;"
-        default:
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += "\u{FFFD}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out
-}
-
 /// Coordinates inside a logged message: hidden, or rounded when the user asked to see them.
 enum CoordinateMask {
     /// `"latitude":48.858382` (also JSON-escaped, `lat=`, `lng`, `lon`).
@@ -96,8 +70,8 @@ private struct Page {
             <meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="locaudit \(escapeHTML(options.version))">
-            <title>\(escapeHTML("Location permission audit: \(verdictLine)"))</title>
+            <meta name="generator" content="locaudit \(HTMLFormat.escape(options.version))">
+            <title>\(HTMLFormat.escape("Location permission audit: \(verdictLine)"))</title>
             <style>\(Page.css)</style>
             </head>
             <body>
@@ -114,7 +88,7 @@ private struct Page {
         html += evidenceSection()
         html += resolvedSection()
         html += """
-            <footer><p>Written by locaudit \(escapeHTML(options.version)) from audit run \(report.runId). \
+            <footer><p>Written by locaudit \(HTMLFormat.escape(options.version)) from audit run \(report.runId). \
             \(options.showCoordinates ? "Coordinates are shown, rounded to \(options.coordinateDecimals) decimal places." : "Coordinates are hidden (pass --show-coordinates to show them, rounded).") \
             Times are UTC.</p></footer>
             </main>
@@ -138,7 +112,7 @@ private struct Page {
         case .insufficientEvidence: return "INSUFFICIENT EVIDENCE"
         case .findings:
             let counts = severityCounts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
-            let findings = plural(report.findings.count, "finding")
+            let findings = HTMLFormat.plural(report.findings.count, "finding")
             return report.exitCode == 1 ? "FAIL: \(findings) (\(counts))" : "PASS: \(findings) below \(report.failOn.rawValue) (\(counts))"
         }
     }
@@ -148,9 +122,9 @@ private struct Page {
         <header>
         <p class="kicker">locaudit report</p>
         <h1>Location permission audit</h1>
-        <p class="meta">Audit run \(report.runId) started \(escapeHTML(readable(report.startedAt))) · \
-        \(plural(report.events, "event")) · \(plural(report.coverage.sessions, "session")) · \
-        database <code>\(escapeHTML(report.database))</code></p>
+        <p class="meta">Audit run \(report.runId) started \(HTMLFormat.escape(HTMLFormat.readable(report.startedAt))) · \
+        \(HTMLFormat.plural(report.events, "event")) · \(HTMLFormat.plural(report.coverage.sessions, "session")) · \
+        database <code>\(HTMLFormat.escape(report.database))</code></p>
         </header>
 
         """
@@ -162,7 +136,7 @@ private struct Page {
         switch report.verdict {
         case .pass:
             kind = "pass"
-            explanation = "No finding in what could be evaluated (\(plural(report.coverage.evaluated, "rule check")))."
+            explanation = "No finding in what could be evaluated (\(HTMLFormat.plural(report.coverage.evaluated, "rule check")))."
         case .insufficientEvidence:
             kind = "insufficient"
             explanation = "No rule could be evaluated: the logs do not show enough. This is not a pass."
@@ -174,8 +148,8 @@ private struct Page {
         var html = """
             <section class="verdict \(kind)" aria-labelledby="verdict-title">
             <h2 id="verdict-title">Verdict</h2>
-            <p class="verdict-line" id="verdict">\(escapeHTML(verdictLine))</p>
-            <p>\(escapeHTML(explanation)) Since the previous run: \(report.new.count) new, \(report.persisting.count) persisting, \
+            <p class="verdict-line" id="verdict">\(HTMLFormat.escape(verdictLine))</p>
+            <p>\(HTMLFormat.escape(explanation)) Since the previous run: \(report.new.count) new, \(report.persisting.count) persisting, \
             \(report.resolved.count) resolved\(report.hiddenByBaseline > 0 ? "; \(report.hiddenByBaseline) hidden by the baseline" : "").</p>
 
             """
@@ -214,25 +188,25 @@ private struct Page {
         }
         html += table("By rule", ["Rule", "Severity", "Findings", "Apps"], rules.map { rule, list in
             let description = RuleRegistry.description(of: rule)?.description
-            return ["<code>\(escapeHTML(rule))</code>" + (description.map { "<br><small>\(escapeHTML($0))</small>" } ?? ""),
+            return ["<code>\(HTMLFormat.escape(rule))</code>" + (description.map { "<br><small>\(HTMLFormat.escape($0))</small>" } ?? ""),
                     badge(list[0].severity), "\(list.count)", "\(Set(list.map(\.bundleId)).count)"]
         }, counts: [2, 3], wide: true)
 
         let apps = Dictionary(grouping: findings, by: \.bundleId).sorted { $0.key < $1.key }
         html += table("By app", ["App", "Findings", "Most severe", "Devices"], apps.map { app, list in
-            ["<code>\(escapeHTML(app))</code>", "\(list.count)", badge(list.map(\.severity).max()!), "\(Set(list.map(\.device)).count)"]
+            ["<code>\(HTMLFormat.escape(app))</code>", "\(list.count)", badge(list.map(\.severity).max()!), "\(Set(list.map(\.device)).count)"]
         }, counts: [1, 3])
 
         let byVersion = Dictionary(grouping: findings) { $0.osVersion ?? "unknown" }.sorted { a, b in
             versionOrder(a.key, b.key)
         }
         html += table("By iOS version", ["iOS", "Findings", "Devices", "Rules"], byVersion.map { version, list in
-            [escapeHTML(version), "\(list.count)", "\(Set(list.map(\.device)).count)", "\(Set(list.map(\.rule)).count)"]
+            [HTMLFormat.escape(version), "\(list.count)", "\(Set(list.map(\.device)).count)", "\(Set(list.map(\.rule)).count)"]
         }, counts: [1, 2, 3])
 
         let devices = Dictionary(grouping: findings, by: \.device).sorted { $0.key < $1.key }
         html += table("By device", ["Device", "iOS", "Findings", "Apps"], devices.map { device, list in
-            ["<code>\(escapeHTML(device))</code>", escapeHTML(versions(list)), "\(list.count)", "\(Set(list.map(\.bundleId)).count)"]
+            ["<code>\(HTMLFormat.escape(device))</code>", HTMLFormat.escape(versions(list)), "\(list.count)", "\(Set(list.map(\.bundleId)).count)"]
         }, counts: [2, 3], wide: true)
         return html + "</div>\n</section>\n"
     }
@@ -250,8 +224,8 @@ private struct Page {
 
     /// A table whose cells are already HTML; the `counts` columns are numbers.
     func table(_ caption: String, _ headers: [String], _ rows: [[String]], counts: Set<Int> = [], wide: Bool = false) -> String {
-        var html = "<table\(wide ? " class=\"wide\"" : "")>\n<caption>\(escapeHTML(caption))</caption>\n<thead><tr>"
-        for (i, h) in headers.enumerated() { html += "<th scope=\"col\"\(counts.contains(i) ? " class=\"count\"" : "")>\(escapeHTML(h))</th>" }
+        var html = "<table\(wide ? " class=\"wide\"" : "")>\n<caption>\(HTMLFormat.escape(caption))</caption>\n<thead><tr>"
+        for (i, h) in headers.enumerated() { html += "<th scope=\"col\"\(counts.contains(i) ? " class=\"count\"" : "")>\(HTMLFormat.escape(h))</th>" }
         html += "</tr></thead>\n<tbody>\n"
         for row in rows {
             html += "<tr>" + row.enumerated().map { "<td\(counts.contains($0.offset) ? " class=\"count\"" : "")>\($0.element)</td>" }.joined() + "</tr>\n"
@@ -283,17 +257,17 @@ private struct Page {
             var rows: [[String]] = []
             for rule in c.notEvaluable.keys.sorted() {
                 for (reason, count) in c.notEvaluable[rule]!.sorted(by: { $0.key < $1.key }) {
-                    rows.append(["<code>\(escapeHTML(rule))</code>", escapeHTML(reason), "\(count)"])
+                    rows.append(["<code>\(HTMLFormat.escape(rule))</code>", HTMLFormat.escape(reason), "\(count)"])
                 }
             }
             html += table("Rule checks not evaluable", ["Rule", "Reason", "Checks"], rows, counts: [2])
         }
         if c.sessionsWithUnknownVersion > 0 {
-            html += "<p class=\"note\">\(plural(c.sessionsWithUnknownVersion, "session")) of unknown iOS version: only the rules valid on every version ran.</p>\n"
+            html += "<p class=\"note\">\(HTMLFormat.plural(c.sessionsWithUnknownVersion, "session")) of unknown iOS version: only the rules valid on every version ran.</p>\n"
         }
         if !c.insufficientSessions.isEmpty {
             html += "<h3>Insufficient evidence</h3>\n<p>No rule could be evaluated in these sessions: not a pass.</p>\n<ul class=\"insufficient\">\n"
-            for s in c.insufficientSessions { html += "<li>insufficient evidence: \(escapeHTML(s))</li>\n" }
+            for s in c.insufficientSessions { html += "<li>insufficient evidence: \(HTMLFormat.escape(s))</li>\n" }
             html += "</ul>\n"
         }
         return html + "</section>\n"
@@ -309,13 +283,13 @@ private struct Page {
             let tag = report.new.contains(f.fingerprint) ? "new" : report.persisting.contains(f.fingerprint) ? "persisting" : nil
             html += """
                 <article class="finding sev-\(f.severity.rawValue)" id="finding-\(n)">
-                <h3><span class="number">#\(n)</span> \(badge(f.severity)) <code>\(escapeHTML(f.rule))</code>\
+                <h3><span class="number">#\(n)</span> \(badge(f.severity)) <code>\(HTMLFormat.escape(f.rule))</code>\
                 \(tag.map { " <span class=\"tag\">\($0)</span>" } ?? "")</h3>
-                <p class="where"><code>\(escapeHTML(f.bundleId))</code> on <code>\(escapeHTML(f.device))</code>\
-                \(f.osVersion.map { " (iOS \(escapeHTML($0)))" } ?? "")\(f.pid.map { ", pid \($0)" } ?? "")\
-                \(f.sessionStart.map { ", session from \(escapeHTML(readable($0)))" } ?? ", app configuration")</p>
-                <p class="message">\(escapeHTML(CoordinateMask.apply(f.message, options: options)))</p>
-                <p class="when">First seen \(escapeHTML(readable(f.time)))\
+                <p class="where"><code>\(HTMLFormat.escape(f.bundleId))</code> on <code>\(HTMLFormat.escape(f.device))</code>\
+                \(f.osVersion.map { " (iOS \(HTMLFormat.escape($0)))" } ?? "")\(f.pid.map { ", pid \($0)" } ?? "")\
+                \(f.sessionStart.map { ", session from \(HTMLFormat.escape(HTMLFormat.readable($0)))" } ?? ", app configuration")</p>
+                <p class="message">\(HTMLFormat.escape(CoordinateMask.apply(f.message, options: options)))</p>
+                <p class="when">First seen \(HTMLFormat.escape(HTMLFormat.readable(f.time)))\
                 \(timelineOf[f.fingerprint].map { " · <a href=\"#session-\($0)\">see the session timeline</a>" } ?? "")</p>
                 <p class="evidence-title">Evidence (\(f.evidence.count)):</p>
                 <ul class="evidence-links">
@@ -323,9 +297,9 @@ private struct Page {
                 """
             for e in f.evidence.prefix(HTMLReporter.evidenceShown) {
                 if let id = e.event, evidence[id] != nil {
-                    html += "<li><a href=\"#ev-\(id)\" title=\"\(escapeHTML(e.text))\">\(escapeHTML(shortName(e)))</a></li>\n"
+                    html += "<li><a href=\"#ev-\(id)\" title=\"\(HTMLFormat.escape(e.text))\">\(HTMLFormat.escape(shortName(e)))</a></li>\n"
                 } else {
-                    html += "<li>\(escapeHTML(e.text))\(e.line == nil ? " <small>(Info.plist)</small>" : "")</li>\n"
+                    html += "<li>\(HTMLFormat.escape(e.text))\(e.line == nil ? " <small>(Info.plist)</small>" : "")</li>\n"
                 }
             }
             html += "</ul>\n"
@@ -394,12 +368,12 @@ private struct Page {
             """
         for line in lines {
             let cites = Set(citedBy[line.event]!).sorted().map {
-                "<a href=\"#finding-\($0)\">#\($0) \(escapeHTML(report.findings[$0 - 1].rule))</a>"
+                "<a href=\"#finding-\($0)\">#\($0) \(HTMLFormat.escape(report.findings[$0 - 1].rule))</a>"
             }.joined(separator: ", ")
             html += """
-                <li id="ev-\(line.event)"><p class="source"><code>\(escapeHTML("\(line.file):\(line.line)"))</code> \
-                <span class="time">\(escapeHTML(readable(line.time)))</span> <span class="cites">cited by \(cites)</span></p>
-                <pre>\(escapeHTML(CoordinateMask.apply(line.message, options: options)))</pre></li>
+                <li id="ev-\(line.event)"><p class="source"><code>\(HTMLFormat.escape("\(line.file):\(line.line)"))</code> \
+                <span class="time">\(HTMLFormat.escape(HTMLFormat.readable(line.time)))</span> <span class="cites">cited by \(cites)</span></p>
+                <pre>\(HTMLFormat.escape(CoordinateMask.apply(line.message, options: options)))</pre></li>
 
                 """
         }
@@ -410,8 +384,8 @@ private struct Page {
         guard !report.resolved.isEmpty else { return "" }
         var html = "<section aria-labelledby=\"resolved-title\">\n<h2 id=\"resolved-title\">Resolved since the previous run</h2>\n<ul class=\"resolved\">\n"
         for f in report.resolved {
-            html += "<li>\(badge(f.severity)) <code>\(escapeHTML(f.rule))</code>: <code>\(escapeHTML(f.bundleId))</code> on "
-                + "<code>\(escapeHTML(f.device))</code>, \(escapeHTML(readable(f.time))): \(escapeHTML(CoordinateMask.apply(f.message, options: options)))</li>\n"
+            html += "<li>\(badge(f.severity)) <code>\(HTMLFormat.escape(f.rule))</code>: <code>\(HTMLFormat.escape(f.bundleId))</code> on "
+                + "<code>\(HTMLFormat.escape(f.device))</code>, \(HTMLFormat.escape(HTMLFormat.readable(f.time))): \(HTMLFormat.escape(CoordinateMask.apply(f.message, options: options)))</li>\n"
         }
         return html + "</ul>\n</section>\n"
     }
@@ -514,235 +488,47 @@ private struct Page {
         """
 }
 
-/// One session's timeline as inline SVG.
-private struct TimelineDrawing {
-    let timeline: SessionTimeline
-    let index: Int
-    let number: [String: Int]
-    let options: ReportOptions
-
-    static let width = 1000.0
-    static let plotLeft = 118.0
-    static let plotRight = 985.0
-    static let axisHeight = 24.0
-    static let laneHeight = 20.0
-    static let laneGap = 6.0
-    static let findingRow = 24.0
-
-    var span: (start: Int64, end: Int64) {
-        (timeline.startUS, max(timeline.endUS, timeline.startUS + 1_000_000))
-    }
-
-    func x(_ timeUS: Int64) -> Double {
-        let (start, end) = span
-        let fraction = Double(timeUS - start) / Double(end - start)
-        return Self.plotLeft + min(1, max(0, fraction)) * (Self.plotRight - Self.plotLeft)
-    }
-
-    func laneTop(_ i: Int) -> Double { Self.axisHeight + Double(i) * (Self.laneHeight + Self.laneGap) }
-    var deliveriesTop: Double { laneTop(timeline.lanes.count) }
-    var findingsTop: Double { deliveriesTop + Self.laneHeight + Self.laneGap + 4 }
-    var height: Double { findingsTop + Double(timeline.findings.count) * Self.findingRow + 4 }
-
-    var title: String {
-        var t = "\(timeline.bundleId) on \(timeline.deviceId)"
-        if let v = timeline.osVersion { t += " (iOS \(v))" }
-        if let pid = timeline.pid { t += ", pid \(pid)" }
-        return t
-    }
-
-    func section() -> String {
-        let background = timeline.deliveries.filter(\.background).count
-        var html = """
-            <section class="session" id="session-\(index)" aria-labelledby="session-\(index)-title">
-            <h3 id="session-\(index)-title">\(escapeHTML(title))</h3>
-            <p>\(escapeHTML(readable(Timestamps.isoUTC(timeline.startUS)))) to \(escapeHTML(endText)) \
-            (ended: \(escapeHTML(timeline.endReason.replacingOccurrences(of: "-", with: " ")))) · \
-            \(plural(timeline.deliveries.count, "delivery", "deliveries")), \(background) in background</p>
-
-            """
-        html += svg()
-        html += "<ul>\n"
-        for f in timeline.findings {
-            let n = number[f.fingerprint].map(String.init) ?? "?"
-            html += "<li><a href=\"#finding-\(n)\">#\(n) \(escapeHTML(f.rule))</a> (\(f.severity.rawValue)) at \(escapeHTML(clock(f.timeUS)))</li>\n"
-        }
-        return html + "</ul>\n</section>\n"
-    }
-
-    /// The end's time, with its date when the session ends on another day.
-    var endText: String {
-        let start = Timestamps.isoUTC(timeline.startUS), end = Timestamps.isoUTC(timeline.endUS)
-        return start.prefix(10) == end.prefix(10) ? clock(timeline.endUS) : readable(end)
-    }
-
-    func svg() -> String {
-        let h = height
-        var s = """
-            <svg class="timeline" viewBox="0 0 \(Int(Self.width)) \(fmt(h))" aria-labelledby="session-\(index)-svg-title">
-            <title id="session-\(index)-svg-title">\(escapeHTML("Timeline of \(title), \(timeline.findings.count) finding\(timeline.findings.count == 1 ? "" : "s")"))</title>
-
-            """
-        s += axis(bottom: h - 4)
-        for (i, lane) in timeline.lanes.enumerated() { s += draw(lane, top: laneTop(i)) }
-        s += deliveries()
-        s += findings()
-        return s + "</svg>\n"
-    }
-
-    func axis(bottom: Double) -> String {
-        let (start, end) = span
-        let seconds = Double(end - start) / 1e6
-        let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
-        let step = steps.first { seconds / $0 <= 8 } ?? 86400
-        let stepUS = Int64(step * 1e6)
-        var s = "<g class=\"axis\">\n"
-        var t = (start + stepUS - 1) / stepUS * stepUS
-        while t <= end {
-            let px = fmt(x(t))
-            let label = step >= 60 ? String(clock(t).prefix(5)) : clock(t)
-            s += "<line x1=\"\(px)\" y1=\"\(fmt(Self.axisHeight - 6))\" x2=\"\(px)\" y2=\"\(fmt(bottom))\"/>"
-            let anchor = x(t) + 28 > Self.width ? "end" : "middle"
-            s += "<text x=\"\(px)\" y=\"12\" text-anchor=\"\(anchor)\">\(label)</text>\n"
-            t += stepUS
-        }
-        return s + "</g>\n"
-    }
-
-    func draw(_ lane: SessionTimeline.Lane, top: Double) -> String {
-        let y = fmt(top), height = fmt(Self.laneHeight)
-        var s = "<g class=\"lane\">\n<text class=\"lane-name\" x=\"4\" y=\"\(fmt(top + 14))\">\(escapeHTML(lane.kind.rawValue))</text>\n"
-        s += "<rect class=\"lane-bg\" x=\"\(fmt(Self.plotLeft))\" y=\"\(y)\" width=\"\(fmt(Self.plotRight - Self.plotLeft))\" height=\"\(height)\" rx=\"3\"/>\n"
-        for interval in lane.intervals {
-            let left = x(interval.startUS), right = x(interval.endUS)
-            let width = max(1.5, right - left)
-            let value = interval.value ?? "unknown"
-            let colour = Self.colour(lane.kind, interval.value)
-            let tip = "\(lane.kind.rawValue): \(value), \(clock(interval.startUS)) to \(clock(interval.endUS))"
-            s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\" fill=\"\(colour.fill)\">"
-            s += "<title>\(escapeHTML(tip))</title></rect>\n"
-            let label = interval.value ?? missingLabel(lane.kind)
-            if width >= Double(label.count) * 6 + 8 {
-                let style = interval.value == nil ? " missing" : colour.lightText ? " light" : ""
-                s += "<text class=\"value\(style)\" x=\"\(fmt(left + 4))\" y=\"\(fmt(top + 14))\">\(escapeHTML(label))</text>\n"
+/// Text shared by the page and its timelines.
+enum HTMLFormat {
+    /// Escapes text for HTML text and attribute values alike: `& < > " '`, line breaks as
+    /// character references (kept by `white-space: pre-wrap`), other control characters replaced.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
-        return s + "</g>\n"
+        return out
     }
 
-    /// What an interval no line has spoken about says: accuracy does not exist before iOS 14.
-    func missingLabel(_ kind: SessionTimeline.LaneKind) -> String {
-        if kind == .accuracy, let major = IOSVersion(timeline.osVersion)?.major, major < 14 { return "none before iOS 14" }
-        return "not in the log"
+    /// `2026-11-20T14:05:12.123456Z` -> `2026-11-20 14:05:12 UTC`; other text unchanged.
+    static func readable(_ iso: String) -> String {
+        guard iso.count >= 19, iso.dropFirst(10).first == "T" else { return iso }
+        return "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(8)) UTC"
     }
 
-    /// Lane colours: strong for what matters (background, Always, a blue bar), pale otherwise.
-    static func colour(_ kind: SessionTimeline.LaneKind, _ value: String?) -> (fill: String, lightText: Bool) {
-        switch (kind, value) {
-        case (_, nil): return ("#f1f3f7", false)
-        case (.appState, "foreground"): return ("#a5d8ff", false)
-        case (.appState, "background"): return ("#ffa94d", false)
-        case (.appState, "suspended"): return ("#ffe8cc", false)
-        case (.appState, "terminated"): return ("#adb5bd", false)
-        case (.authorization, "not determined"): return ("#dee2e6", false)
-        case (.authorization, "denied"), (.authorization, "restricted"): return ("#c92a2a", true)
-        case (.authorization, "When In Use"): return ("#8ce99a", false)
-        case (.authorization, "Allow Once"): return ("#d3f9d8", false)
-        case (.authorization, "provisional Always"): return ("#69db7c", false)
-        case (.authorization, "Always"): return ("#2b8a3e", true)
-        case (.accuracy, "full"): return ("#748ffc", true)
-        case (.accuracy, "full (temporary)"): return ("#bac8ff", false)
-        case (.accuracy, "reduced"): return ("#e9ecef", false)
-        case (.blueBar, "shown"): return ("#228be6", true)
-        case (.blueBar, "hidden"): return ("#f1f3f7", false)
-        case (.services, "none"): return ("#f1f3f7", false)
-        case (.services, _): return ("#b197fc", false)
-        default: return ("#ced4da", false)
-        }
+    /// `14:05:12` (UTC).
+    static func clock(_ timeUS: Int64) -> String {
+        String(Timestamps.isoUTC(timeUS).dropFirst(11).prefix(8))
     }
 
-    func deliveries() -> String {
-        let top = deliveriesTop
-        let cited = Set(timeline.findings.flatMap { $0.evidence.map(\.event) })
-        var s = "<g class=\"deliveries\">\n<text class=\"lane-name\" x=\"4\" y=\"\(fmt(top + 14))\">deliveries</text>\n"
-        s += "<line x1=\"\(fmt(Self.plotLeft))\" y1=\"\(fmt(top + 10))\" x2=\"\(fmt(Self.plotRight))\" y2=\"\(fmt(top + 10))\" stroke=\"#dee2e6\"/>\n"
-        for d in timeline.deliveries {
-            let isCited = cited.contains(d.event)
-            let kind = d.horizontalAccuracy == nil ? "private" : d.background ? "bg" : "fg"
-            var tip = "location delivered at \(clock(d.timeUS)), "
-            tip += d.horizontalAccuracy.map { "±\(formatMetres($0)) m" } ?? "location hidden by the log"
-            tip += d.background ? ", in background" : ", in foreground"
-            if options.showCoordinates, let c = d.coordinate {
-                tip += ", \(coordinate(c.latitude)), \(coordinate(c.longitude))"
-            }
-            if isCited { tip += " (evidence)" }
-            s += "<circle class=\"delivery \(kind)\(isCited ? " cited" : "")\" cx=\"\(fmt(x(d.timeUS)))\" cy=\"\(fmt(top + 10))\" r=\"\(isCited ? "5.5" : "4.5")\">"
-            s += "<title>\(escapeHTML(tip))</title></circle>\n"
-        }
-        return s + "</g>\n"
+    /// `1 finding`, `3 findings`.
+    static func plural(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(n) \(n == 1 ? one : (many ?? one + "s"))"
     }
-
-    func findings() -> String {
-        var s = "<g class=\"findings\">\n"
-        for (i, f) in timeline.findings.enumerated() {
-            let n = number[f.fingerprint].map(String.init) ?? "?"
-            let top = findingsTop + Double(i) * Self.findingRow
-            let mid = top + 10
-            let sev = "sev-\(f.severity.rawValue)"
-            let fx = x(f.timeUS)
-            s += "<a href=\"#finding-\(n)\">\n<title>\(escapeHTML("finding #\(n): \(f.rule) (\(f.severity.rawValue)) at \(clock(f.timeUS))"))</title>\n"
-            s += "<text class=\"lane-name\" x=\"4\" y=\"\(fmt(mid + 4))\">finding #\(n)</text>\n"
-            s += "<line class=\"finding-line \(sev)\" x1=\"\(fmt(fx))\" y1=\"\(fmt(Self.axisHeight))\" x2=\"\(fmt(fx))\" y2=\"\(fmt(mid))\"/>\n"
-            let times = f.evidence.map(\.timeUS)
-            if let first = times.min(), let last = times.max(), last > first {
-                s += "<line class=\"finding-span \(sev)\" x1=\"\(fmt(x(first)))\" y1=\"\(fmt(mid))\" x2=\"\(fmt(x(last)))\" y2=\"\(fmt(mid))\"/>\n"
-            }
-            for e in f.evidence {
-                let ex = fmt(x(e.timeUS))
-                s += "<line class=\"evidence-tick \(sev)\" x1=\"\(ex)\" y1=\"\(fmt(mid - 6))\" x2=\"\(ex)\" y2=\"\(fmt(mid + 6))\"/>\n"
-            }
-            s += "<path class=\"\(sev)\" d=\"M\(fmt(fx)) \(fmt(mid - 7)) L\(fmt(fx + 7)) \(fmt(mid + 6)) L\(fmt(fx - 7)) \(fmt(mid + 6)) Z\"/>\n"
-            // The label goes where there is room, clear of its own marks: after the last one, or
-            // before the first.
-            let label = escapeHTML(f.rule)
-            let estimated = Double(f.rule.count) * 7
-            let marks = [fx] + f.evidence.map { x($0.timeUS) }
-            let after = marks.max()! + 12, before = marks.min()! - 12
-            if after + estimated <= Self.width || before - estimated < Self.plotLeft {
-                s += "<text class=\"finding-label \(sev)\" x=\"\(fmt(after))\" y=\"\(fmt(mid + 4))\">\(label)</text>\n"
-            } else {
-                s += "<text class=\"finding-label \(sev)\" x=\"\(fmt(before))\" y=\"\(fmt(mid + 4))\" text-anchor=\"end\">\(label)</text>\n"
-            }
-            s += "</a>\n"
-        }
-        return s + "</g>\n"
-    }
-
-    func coordinate(_ value: Double) -> String {
-        String(format: "%.\(max(0, options.coordinateDecimals))f", value)
-    }
-}
-
-/// `2026-11-20T14:05:12.123456Z` -> `2026-11-20 14:05:12 UTC`; other text unchanged.
-private func readable(_ iso: String) -> String {
-    guard iso.count >= 19, iso.dropFirst(10).first == "T" else { return iso }
-    return "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(8)) UTC"
-}
-
-/// `14:05:12` (UTC).
-private func clock(_ timeUS: Int64) -> String {
-    String(Timestamps.isoUTC(timeUS).dropFirst(11).prefix(8))
-}
-
-private func fmt(_ value: Double) -> String {
-    let rounded = (value * 10).rounded() / 10
-    return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
-}
-
-private func formatMetres(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
-}
-
-private func plural(_ n: Int, _ one: String, _ many: String? = nil) -> String {
-    "\(n) \(n == 1 ? one : (many ?? one + "s"))"
 }
