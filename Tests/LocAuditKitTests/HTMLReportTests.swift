@@ -377,7 +377,7 @@ struct ChromiumError: Error, CustomStringConvertible {
 }
 
 /// Width and height from a PNG's IHDR chunk; nil when the bytes are not a PNG.
-func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+private func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     let bytes = [UInt8](data.prefix(24))
     guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], bytes[12..<16] == Array("IHDR".utf8)[...] else {
         return nil
@@ -386,10 +386,10 @@ func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     return (int(16), int(20))
 }
 
-func occurrences(of needle: String, in text: String) -> Int {
+private func occurrences(of needle: String, in text: String) -> Int {
     text.components(separatedBy: needle).count - 1
 }
 
-func captures(_ regex: Regex<(Substring, Substring)>, in text: String) -> [String] {
+private func captures(_ regex: Regex<(Substring, Substring)>, in text: String) -> [String] {
     text.matches(of: regex).map { String($0.output.1) }
 }
