@@ -41,7 +41,9 @@ let package = Package(
         .executableTarget(name: "locaudit", dependencies: ["LocAuditCommands"]),
         .testTarget(
             name: "LocAuditKitTests",
-            dependencies: ["LocAuditKit", "LocAuditCommands"]
+            dependencies: ["LocAuditKit", "LocAuditCommands"],
+            // Expected reporter outputs (style.md: reporters are tested against expected files).
+            resources: [.copy("Expected")]
         ),
     ],
     swiftLanguageModes: [.v5]

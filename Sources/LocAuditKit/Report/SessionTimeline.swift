@@ -1,0 +1,235 @@
+import Foundation
+import GRDB
+
+/// One session with findings, ready to draw: what the replay says the app and iOS held
+/// at each moment (lanes), the locations delivered, and the findings.
+public struct SessionTimeline: Sendable, Equatable {
+    public var deviceId: String
+    public var bundleId: String
+    public var pid: Int64?
+    /// iOS version of the device; nil when unknown.
+    public var osVersion: String?
+    /// The session's start as findings cite it (`Finding.sessionStart`).
+    public var sessionStart: String
+    /// The drawn span: the session, and any line of its process after its end.
+    public var startUS: Int64
+    public var endUS: Int64
+    /// `terminated`, `next-launch` or `end-of-log`.
+    public var endReason: String
+    /// App state, authorization, accuracy, blue bar and services, in that order.
+    public var lanes: [Lane]
+    public var deliveries: [Delivery]
+    /// The session's findings, in report order.
+    public var findings: [FindingMark]
+
+    /// One row of the drawing: a replayed value as step intervals.
+    public struct Lane: Sendable, Equatable {
+        public var kind: LaneKind
+        public var intervals: [Interval]
+    }
+
+    /// What a lane shows.
+    public enum LaneKind: String, Sendable, CaseIterable {
+        /// Foreground, background, suspended, terminated.
+        case appState = "app state"
+        /// The effective status (provisional Always and Allow Once named as such).
+        case authorization
+        /// Full, full (temporary) or reduced.
+        case accuracy
+        /// The background location indicator.
+        case blueBar = "blue bar"
+        /// Location services running.
+        case services
+    }
+
+    /// A value held from `startUS` to `endUS`; nil when no line has said it yet.
+    public struct Interval: Sendable, Equatable {
+        public var startUS: Int64
+        public var endUS: Int64
+        public var value: String?
+    }
+
+    /// A location delivered to the app.
+    public struct Delivery: Sendable, Equatable {
+        public var event: Int64
+        public var timeUS: Int64
+        /// Metres; nil when the log hides the location (`<private>`).
+        public var horizontalAccuracy: Double?
+        /// Delivered while the app was in the background (and alive).
+        public var background: Bool
+        /// Only with `ReportOptions.showCoordinates`, rounded to `coordinateDecimals`.
+        public var coordinate: Coordinate?
+    }
+
+    /// A rounded position.
+    public struct Coordinate: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+    }
+
+    /// A finding on the timeline, with the times of the events that show it.
+    public struct FindingMark: Sendable, Equatable {
+        public var fingerprint: String
+        public var rule: String
+        public var severity: Severity
+        public var timeUS: Int64
+        /// Evidence events of this session: id and time.
+        public var evidence: [EvidenceMark]
+    }
+
+    /// An event a finding cites, placed on the timeline.
+    public struct EvidenceMark: Sendable, Equatable {
+        public var event: Int64
+        public var timeUS: Int64
+    }
+}
+
+extension SessionTimeline {
+    /// The timelines of the sessions that `findings` (stored or fresh) name, in device, app
+    /// and time order. Replays the stored events of their apps with the audit's own replay,
+    /// so a stored audit run can be drawn later without re-running the rules. Coordinates
+    /// are read only when `options.showCoordinates`.
+    public static func load(_ db: Database, for findings: [Finding], options: ReportOptions = ReportOptions()) throws -> [SessionTimeline] {
+        let sessionFindings = findings.filter { $0.sessionStart != nil }
+        guard !sessionFindings.isEmpty else { return [] }
+        // One app on one device: read only its events; otherwise one pass over all of them.
+        let apps = Set(sessionFindings.map { [$0.device, $0.bundleId] })
+        let scope = apps.count == 1 ? EventScope(device: sessionFindings[0].device, bundleId: sessionFindings[0].bundleId) : EventScope()
+        let input = try AuditInput.load(db, scope: scope)
+        var timelines: [SessionTimeline] = []
+        for replayed in input.timelines().joined() {
+            let s = replayed.session
+            let start = Timestamps.isoUTC(s.startUS)
+            let own = sessionFindings.filter {
+                $0.device == s.deviceId && $0.bundleId == s.bundleId && $0.pid == s.pid && $0.sessionStart == start
+            }
+            if !own.isEmpty { timelines.append(SessionTimeline(replayed, findings: own)) }
+        }
+        if options.showCoordinates {
+            let statement = try db.makeStatement(sql: "SELECT latitude, longitude FROM events WHERE id = ?")
+            for t in timelines.indices {
+                for d in timelines[t].deliveries.indices {
+                    guard let row = try Row.fetchOne(statement, arguments: [timelines[t].deliveries[d].event]),
+                          let latitude = row[0] as Double?, let longitude = row[1] as Double? else { continue }
+                    timelines[t].deliveries[d].coordinate = Coordinate(latitude: round(latitude, options.coordinateDecimals),
+                                                                       longitude: round(longitude, options.coordinateDecimals))
+                }
+            }
+        }
+        return timelines
+    }
+
+    /// The timeline of one replayed session and its findings.
+    init(_ replayed: ReplayedSession, findings: [Finding]) {
+        let session = replayed.session
+        deviceId = session.deviceId
+        bundleId = session.bundleId
+        pid = session.pid
+        osVersion = session.osVersion?.text
+        sessionStart = Timestamps.isoUTC(session.startUS)
+        // App Privacy Report intervals are not drawn: a day's report after the session's end
+        // would squeeze the session into a corner.
+        let drawn = session.events.filter { $0.kind != .accessBegin && $0.kind != .accessEnd }
+        startUS = min(session.startUS, drawn.first?.timeUS ?? session.startUS)
+        endUS = max(session.endUS, drawn.last?.timeUS ?? session.endUS)
+        endReason = session.endReason.rawValue
+
+        // The state from the start, then after each event.
+        var changes: [(timeUS: Int64, state: ReplayState)] = [(startUS, replayed.initial)]
+        for (i, step) in replayed.steps.enumerated() where step.event.timeUS <= endUS {
+            changes.append((step.event.timeUS, i + 1 < replayed.steps.count ? replayed.steps[i + 1].state : replayed.final))
+        }
+        let end = endUS
+        lanes = LaneKind.allCases.map { kind in
+            var intervals: [Interval] = []
+            for change in changes {
+                let value = kind.value(in: change.state)
+                if let last = intervals.last, last.value == value { continue }
+                if !intervals.isEmpty { intervals[intervals.count - 1].endUS = change.timeUS }
+                intervals.append(Interval(startUS: change.timeUS, endUS: end, value: value))
+            }
+            // Values held for no time (two lines in the same microsecond) are not drawn.
+            return Lane(kind: kind, intervals: intervals.filter { $0.endUS > $0.startUS || intervals.count == 1 })
+        }
+        deliveries = replayed.steps.filter { $0.event.isDelivery }.map { step in
+            Delivery(event: step.event.id, timeUS: step.event.timeUS,
+                     horizontalAccuracy: step.event.locationPrivate ? nil : step.event.horizontalAccuracy,
+                     background: step.state.inBackground, coordinate: nil)
+        }
+        var times: [Int64: Int64] = [:]
+        for event in session.events { times[event.id] = event.timeUS }
+        self.findings = findings.map { f in
+            FindingMark(fingerprint: f.fingerprint, rule: f.rule, severity: f.severity, timeUS: f.timeUS,
+                        evidence: f.evidence.compactMap { e in e.event.flatMap { id in times[id].map { EvidenceMark(event: id, timeUS: $0) } } })
+        }
+    }
+
+    static func round(_ value: Double, _ decimals: Int) -> Double {
+        let scale = Foundation.pow(10, Double(max(0, decimals)))
+        return (value * scale).rounded() / scale
+    }
+}
+
+extension SessionTimeline.LaneKind {
+    /// What this lane shows for a replayed state; nil when the logs have not said it.
+    func value(in state: ReplayState) -> String? {
+        switch self {
+        case .appState:
+            if state.terminated { return "terminated" }
+            switch state.appState {
+            case .foregroundRunning: return "foreground"
+            case .backgroundRunning: return "background"
+            case .backgroundTaskSuspended: return "suspended"
+            case .terminated: return "terminated"
+            case nil: return nil
+            }
+        case .authorization:
+            switch state.status {
+            case .notDetermined: return "not determined"
+            case .restricted: return "restricted"
+            case .denied: return "denied"
+            case .authorizedWhenInUse: return state.grantIsAllowOnce ? "Allow Once" : "When In Use"
+            case .authorizedAlways: return state.provisionalAlways ? "provisional Always" : "Always"
+            case nil: return nil
+            }
+        case .accuracy:
+            switch state.accuracy {
+            case .full: return state.temporaryFullAccuracy ? "full (temporary)" : "full"
+            case .reduced: return "reduced"
+            case nil: return nil
+            }
+        case .blueBar:
+            return state.blueBarVisible ? "shown" : "hidden"
+        case .services:
+            let running = LocationService.allCases.filter { state.services.contains($0) }
+            if running.isEmpty { return "none" }
+            let names = running.map(\.displayName).joined(separator: ", ")
+            return state.paused ? names + " (paused)" : names
+        }
+    }
+}
+
+extension LocationService {
+    /// How reports name the service.
+    var displayName: String {
+        switch self {
+        case .standard: return "standard"
+        case .significantChange: return "significant change"
+        case .visits: return "visits"
+        case .region: return "region monitoring"
+        case .beacon: return "beacon ranging"
+        case .heading: return "heading"
+        }
+    }
+}
+
+extension Store {
+    /// What the HTML report of `findings` draws and quotes besides the findings: the timelines
+    /// of their sessions and the text of their evidence lines. Reads only.
+    public func htmlReportInputs(for findings: [Finding], options: ReportOptions) throws
+        -> (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) {
+        try connect(readOnly: true).read { db in
+            (try SessionTimeline.load(db, for: findings, options: options), try EvidenceText.load(db, for: findings))
+        }
+    }
+}
