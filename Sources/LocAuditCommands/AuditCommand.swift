@@ -96,7 +96,7 @@ struct AuditCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(error.exitCode)
         }
-        if !quiet { try reporting.write(report) }
+        if !quiet { try reporting.write(report, store: try Store(path: Store.defaultPath(store.db), migrate: false)) }
         if report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }

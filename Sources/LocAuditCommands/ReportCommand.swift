@@ -23,7 +23,8 @@ struct ReportCommand: ParsableCommand {
         let path = Store.defaultPath(store.db)
         do {
             guard FileManager.default.fileExists(atPath: path) else { throw AuditError.databaseMissing(path) }
-            try reporting.write(try AuditReport.stored(in: try Store(path: path), run: runId))
+            let store = try Store(path: path)
+            try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
         } catch let error as AuditError {
             printError(error.description)
             throw ExitCode(error.exitCode)

@@ -42,8 +42,8 @@ struct ReportFlags: ParsableArguments {
         return o
     }
 
-    func write(_ report: AuditReport) throws {
-        let stdout = try ReportRequest.write(requests, report: report, options: options)
+    func write(_ report: AuditReport, store: Store) throws {
+        let stdout = try ReportRequest.write(requests, report: report, options: options, store: store)
         if !stdout.isEmpty { print(stdout, terminator: "") }
     }
 }

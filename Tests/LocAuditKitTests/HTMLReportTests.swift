@@ -179,13 +179,9 @@ struct RenderedAudit {
         }
         #expect(timelines.map(\.sessionStart) == fresh.timelines.map(\.sessionStart))
         #expect(timelines.map(\.lanes) == fresh.timelines.map(\.lanes))
-        // `findings.evidence` stores each line's event id, but `EvidenceLine` does not decode it
-        // (its CodingKeys are the JSON report's): stored findings come back without the ids the
-        // page links by. Fix in Finding.swift (decode `event` when present), then drop this wrapper.
-        withKnownIssue("EvidenceLine drops the stored event id when decoded") {
-            #expect(evidence.count == fresh.evidence.count)
-            #expect(timelines.flatMap(\.findings).map(\.evidence) == fresh.timelines.flatMap(\.findings).map(\.evidence))
-        }
+        // Stored findings keep the event ids the page links by.
+        #expect(evidence.count == fresh.evidence.count)
+        #expect(timelines.flatMap(\.findings).map(\.evidence) == fresh.timelines.flatMap(\.findings).map(\.evidence))
     }
 
     // MARK: Escaping

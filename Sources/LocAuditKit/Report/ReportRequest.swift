@@ -20,12 +20,14 @@ public struct ReportRequest: Sendable, Equatable {
 
     /// Renders and writes every request; parent folders are created. Returns what goes to
     /// standard output (at most one request may go there; the caller prints it).
-    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions) throws -> String {
+    /// The HTML report reads its timelines and evidence lines from `store`.
+    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions, store: Store) throws -> String {
         var stdout = ""
         for request in requests {
             var opts = options
             if request.path != nil { opts.color = false }
-            let text = request.format.render(report, options: opts)
+            let html = request.format == .html ? try store.htmlReportInputs(for: report.findings, options: opts) : ([], [:])
+            let text = request.format.render(report, options: opts, html: html)
             guard let path = request.path else { stdout += text; continue }
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

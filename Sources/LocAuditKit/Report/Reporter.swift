@@ -33,9 +33,13 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// For log shippers.
     case jsonl
+    /// For people reading a page: summaries and a timeline per session with findings.
+    case html
 
-    /// The report in this format.
-    public func render(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
+    /// The report in this format. `html` also draws what `Store.htmlReportInputs` loads
+    /// (timelines and evidence lines); without them the page has no timelines.
+    public func render(_ report: AuditReport, options: ReportOptions = ReportOptions(),
+                       html: (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) = ([], [:])) -> String {
         switch self {
         case .text: return TextReporter.generateReport(report, options: options)
         case .json: return JSONReporter.generateReport(report, options: options)
@@ -43,6 +47,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .junit: return JUnitReporter.generateReport(report, options: options)
         case .csv: return CSVReporter.generateReport(report, options: options)
         case .jsonl: return JSONLinesReporter.generateReport(report, options: options)
+        case .html: return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, options: options)
         }
     }
 }
@@ -57,6 +62,7 @@ extension OutputFormat {
         case .junit: return "JUnit XML: a test case per session and rule (Jenkins, GitLab)"
         case .csv: return "one row per finding"
         case .jsonl: return "one finding per line, for log shippers"
+        case .html: return "one self-contained page with a timeline per session"
         }
     }
 }
