@@ -97,6 +97,12 @@ import Testing
             let tableRows = out.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| severity") }
             #expect(tableRows.count == 2, "a newline in a log string must not add table rows")
             #expect(tableRows.allSatisfy { $0.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 8 })
+        case .fleet:
+            #expect(out.contains("com.evil.<b>\"app\"</b>"), "plain text shows the bundle as it is, on one line")
+            #expect(!out.contains("\u{1B}"))
+        case .fleetHTML:
+            #expect(out.contains("com.evil.&lt;b&gt;&quot;app&quot;&lt;/b&gt;"))
+            #expect(!out.contains("<b>"))
         case .text:
             #expect(!out.contains("\u{1B}"), "no terminal escape from a log line")
             #expect(!out.contains("\nsecond line"), "a log line cannot start a line of the report")

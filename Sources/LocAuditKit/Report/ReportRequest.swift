@@ -25,12 +25,23 @@ public struct ReportRequest: Sendable, Equatable {
         for request in requests {
             var opts = options
             if request.path != nil { opts.color = false }
-            let text = request.format.render(report, options: opts)
+            let text = try render(request.format, report, options: opts)
             guard let path = request.path else { stdout += text; continue }
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try writeFile(text, to: path)
         }
         return stdout
+    }
+
+    /// A report in a format; the fleet summary formats read the run's history from its store.
+    static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions) throws -> String {
+        guard format.isFleetSummary else { return format.render(report, options: options) }
+        let fleet = try FleetSummary.load(database: report.database, upToRun: report.runId)
+        return format.render(report, options: options, fleet: fleet)
+    }
+
+    static func writeFile(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

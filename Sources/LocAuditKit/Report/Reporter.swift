@@ -33,9 +33,17 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// For log shippers.
     case jsonl
+    /// The fleet at a glance: app x iOS version, device x rule, trend over the runs.
+    case fleet
+    /// The same, as one self-contained HTML page.
+    case fleetHTML = "fleet-html"
 
-    /// The report in this format.
-    public func render(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
+    /// The fleet summary formats, which also read the store's earlier runs.
+    public var isFleetSummary: Bool { self == .fleet || self == .fleetHTML }
+
+    /// The report in this format. The fleet summaries use `fleet` (the store's history),
+    /// else this run's findings alone.
+    public func render(_ report: AuditReport, options: ReportOptions = ReportOptions(), fleet: FleetSummary? = nil) -> String {
         switch self {
         case .text: return TextReporter.generateReport(report, options: options)
         case .json: return JSONReporter.generateReport(report, options: options)
@@ -43,6 +51,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .junit: return JUnitReporter.generateReport(report, options: options)
         case .csv: return CSVReporter.generateReport(report, options: options)
         case .jsonl: return JSONLinesReporter.generateReport(report, options: options)
+        case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))
+        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report))
         }
     }
 }
@@ -57,6 +67,8 @@ extension OutputFormat {
         case .junit: return "JUnit XML: a test case per session and rule (Jenkins, GitLab)"
         case .csv: return "one row per finding"
         case .jsonl: return "one finding per line, for log shippers"
+        case .fleet: return "the fleet: app x iOS version, device x rule, trend over runs"
+        case .fleetHTML: return "the fleet summary as one HTML page"
         }
     }
 }
