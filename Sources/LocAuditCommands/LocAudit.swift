@@ -16,7 +16,8 @@ public struct LocAudit: ParsableCommand {
             or insufficient evidence.
             """,
         version: LocAuditVersion.current,
-        subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
+        subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
+                      RunCommand.self, PruneCommand.self, StatsCommand.self]
     )
 
     public init() {}
