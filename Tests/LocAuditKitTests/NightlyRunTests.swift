@@ -74,6 +74,28 @@ func listing(_ dir: String) -> [String] {
         #expect(listing(inbox).isEmpty)
     }
 
+    @Test("a relative inbox: sidecars travel with their logs (read as facts, archived beside them), never as files of their own")
+    func relativeInbox() throws {
+        let ws = try Workspace()
+        try generateFleet(into: ws.dir.appendingPathComponent("inbox").path, devices: 2, size: "100K")
+        let before = listing(ws.dir.appendingPathComponent("inbox").path)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: locauditExecutable)
+        p.arguments = ["run", "--inbox", "inbox", "--db", "test.sqlite", "--archive", "archive"]
+        p.currentDirectoryURL = ws.dir
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect([0, 1].contains(p.terminationStatus))
+        #expect(stdout.contains("2 new logs, \(listing(ws.dir.appendingPathComponent("archive/apps").path).count) new Info.plists, 0 already ingested"), "\(stdout)")
+        #expect(!stdout.contains("ideviceinfo files") && !stdout.contains("Not archived"), "\(stdout)")
+        #expect(try ws.count("SELECT count(*) FROM sources WHERE container = 'ideviceinfo'") == 0)
+        #expect(listing(ws.dir.appendingPathComponent("archive").path) == before)
+    }
+
     @Test("new data for one device audits only that device and its apps")
     func auditScopeIsWhatTheNewDataTouches() throws {
         let ws = try Workspace()
@@ -192,7 +214,7 @@ func listing(_ dir: String) -> [String] {
         var options = RunOptions(inbox: inbox, database: ws.store.path)
         options.inventory = inventory
         let report = try NightlyRun(options: options, logger: Logger(label: "test")).run()
-        let byName = Dictionary(uniqueKeysWithValues: report.newFiles.filter { $0.app == nil }.map { (($0.path as NSString).lastPathComponent, $0) })
+        let byName = Dictionary(uniqueKeysWithValues: report.newLogs.map { (($0.path as NSString).lastPathComponent, $0) })
         let sidecar = try String(contentsOfFile: inbox + "/qa-fleet-01-2026-11-20.ideviceinfo.txt", encoding: .utf8)
         #expect(byName["qa-fleet-01-2026-11-20.log.gz"]?.iosVersion == DeviceFacts.parse(ideviceinfo: sidecar).osVersion)
         #expect(byName["qa-fleet-02-2026-11-20.log.gz"]?.iosVersion == "16.7.2")

@@ -105,12 +105,12 @@ public final class Ingester: @unchecked Sendable {
     /// `DEVICE-2026-11-21.log.gz` -> `DEVICE-2026-11-21.ideviceinfo.txt` beside it.
     static func sidecar(of path: String) -> String? {
         guard path != "-" else { return nil }
-        let url = URL(fileURLWithPath: path)
-        var stem = url.lastPathComponent
+        var stem = (path as NSString).lastPathComponent
         for ext in [".log", ".ndjson", ".json", ".txt", ".gz", ".syslog"] {
             if let r = stem.range(of: ext) { stem = String(stem[..<r.lowerBound]) }
         }
-        let candidate = url.deletingLastPathComponent().appendingPathComponent(stem + ".ideviceinfo.txt").path
+        // Spelled like the log's path (relative stays relative), so that an input list can leave it out.
+        let candidate = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(stem + ".ideviceinfo.txt")
         return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
     }
 

@@ -6,7 +6,9 @@ public enum RunSummaryReporter {
         let already = files.filter { $0.outcome == .alreadyIngested }.count
         var out = "locaudit run: \(ReportText.oneLine(run.inbox)) into \(ReportText.oneLine(run.ingest.database))\n"
         let plists = run.newFiles.filter { $0.app != nil }.count
-        out += "\(run.newFiles.count - plists) new logs, \(plists) new Info.plists, \(already) already ingested, \(run.failedFiles.count) failed; "
+        let deviceInfo = run.newFiles.count - plists - run.newLogs.count
+        out += "\(run.newLogs.count) new logs, \(plists) new Info.plists, " + (deviceInfo > 0 ? "\(deviceInfo) new ideviceinfo files, " : "")
+            + "\(already) already ingested, \(run.failedFiles.count) failed; "
             + "\(run.newFiles.compactMap(\.events).reduce(0, +)) events stored\n"
         if !run.failedFiles.isEmpty {
             out += "\nFailed (nothing of these was stored; fix and leave them in the inbox for the next run):\n"

@@ -40,6 +40,8 @@ public struct RunReport: Sendable {
     public var notArchived: [(path: String, why: String)] = []
 
     public var newFiles: [FileReport] { ingest.files.filter { $0.outcome == .ingested } }
+    /// New logs (not Info.plists, not ideviceinfo files).
+    public var newLogs: [FileReport] { newFiles.filter(\.isLog) }
     public var failedFiles: [FileReport] { ingest.files.filter { $0.outcome == .failed } }
     public var nothingNew: Bool { newFiles.isEmpty && failedFiles.isEmpty }
 
@@ -49,6 +51,11 @@ public struct RunReport: Sendable {
         if !failedFiles.isEmpty { return 5 }
         return audit?.exitCode ?? 0
     }
+}
+
+extension FileReport {
+    /// A log (its events stored), not an Info.plist or an ideviceinfo file.
+    var isLog: Bool { app == nil && container != Container.deviceInfo.rawValue }
 }
 
 /// `locaudit run`: ingest what is new in the inbox, audit what it touches, archive it.
@@ -87,7 +94,7 @@ public struct NightlyRun {
             }
         }
         let new = ingest.files.filter { $0.outcome == .ingested }
-        let unknown = new.filter { $0.app == nil && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
+        let unknown = new.filter { $0.isLog && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
         var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown)
         for file in unknown {
             log.warning("\(file.path): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
@@ -95,7 +102,7 @@ public struct NightlyRun {
 
         if new.isEmpty {
             log.notice(report.failedFiles.isEmpty
-                ? "nothing new in \(options.inbox): \(ingest.files.count) files, all already ingested; nothing audited"
+                ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested); nothing audited"
                 : "nothing new stored from \(options.inbox); \(report.failedFiles.count) files failed")
         } else {
             (report.devices, report.apps) = try scope(of: new, in: store)
@@ -118,7 +125,7 @@ public struct NightlyRun {
     /// events; a new Info.plist touches its app on every device.
     func scope(of new: [FileReport], in store: Store) throws -> (devices: Set<String>?, apps: Set<String>) {
         let plistApps = Set(new.compactMap(\.app))
-        let logs = new.filter { $0.app == nil }
+        let logs = new.filter(\.isLog)
         let sourceIds = logs.compactMap(\.sourceId)
         var apps = plistApps
         if !sourceIds.isEmpty {
@@ -140,9 +147,10 @@ public struct NightlyRun {
         let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
         let stored = report.ingest.files.filter { $0.outcome != .failed }.map(\.path)
         let sidecars = stored.compactMap(Ingester.sidecar(of:))
+        var moved = Set<String>()
         for path in stored + sidecars {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            guard absolute.hasPrefix(inbox + "/") else { continue }
+            guard absolute.hasPrefix(inbox + "/"), moved.insert(absolute).inserted else { continue }
             let target = URL(fileURLWithPath: archive).appendingPathComponent(String(absolute.dropFirst(inbox.count + 1)))
             do {
                 guard !fm.fileExists(atPath: target.path) else {
