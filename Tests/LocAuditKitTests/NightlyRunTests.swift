@@ -58,8 +58,9 @@ func listing(_ dir: String) -> [String] {
         #expect(first.stderr.contains("info") && first.stderr.contains("ingested"), "logs go to stderr with levels")
         let events = try ws.count("SELECT count(*) FROM events")
 
-        let second = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db])
+        let second = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--verbose"])
         #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("debug") && second.stderr.contains("already ingested \(inbox)/apps/"), "--verbose logs every file")
         #expect(second.stdout.contains("Nothing new: nothing audited."), "\(second.stdout)")
         #expect(second.stderr.contains("nothing new"))
         #expect(try ws.count("SELECT count(*) FROM audit_runs") == 1)
@@ -125,6 +126,27 @@ func listing(_ dir: String) -> [String] {
         let sessions = try ws.count("SELECT count(*) FROM audit_runs r WHERE r.id = ? AND r.sessions > 0", [second.audit?.runId])
         #expect(sessions == 1)
         #expect(second.audit?.findings.allSatisfy { $0.device == device && apps.contains($0.bundleId) } == true)
+    }
+
+    @Test("an audit scoped to two devices of three replays and records only theirs")
+    func auditScopeOfSeveralDevices() throws {
+        let ws = try Workspace()
+        let inbox = ws.dir.appendingPathComponent("inbox").path
+        try generateFleet(into: inbox, devices: 3, size: "150K")
+        _ = try NightlyRun(options: RunOptions(inbox: inbox, database: ws.store.path), logger: Logger(label: "test")).run()
+        let devices = try ws.rows("SELECT DISTINCT device_id FROM sessions ORDER BY 1").map { $0[0] as String }
+        #expect(devices.count == 3)
+        let third = try ws.rows("SELECT * FROM sessions WHERE device_id = ? ORDER BY id", [devices[2]]).map(\.description)
+        var options = AuditOptions()
+        options.devices = Set(devices.prefix(2))
+        let report = try Auditor(databasePath: ws.store.path, options: options).run()
+        #expect(report.coverage.sessions == (try ws.count("SELECT count(*) FROM sessions WHERE device_id IN (?, ?)", [devices[0], devices[1]])))
+        #expect(report.coverage.sessions < (try ws.count("SELECT count(*) FROM sessions")))
+        #expect(try ws.rows("SELECT * FROM sessions WHERE device_id = ? ORDER BY id", [devices[2]]).map(\.description) == third,
+                "the third device's sessions are left as they were")
+        #expect(report.findings.allSatisfy { devices.prefix(2).contains($0.device) })
+        options.device = devices[2]
+        #expect(options.devices == [devices[2]] && options.device == devices[2], "--device is a scope of one")
     }
 
     @Test("one corrupt file: the others land, the report names it, exit 5, it stays in the inbox")

@@ -81,6 +81,8 @@ public struct NightlyRun {
         log.debug("locked \(lock.path)")
 
         let store = try Store(path: options.database)
+        // New events get ids above this one: the scope query reads only them.
+        let lastEventBefore = try store.connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM events") } ?? 0
         var ingestOptions = IngestOptions(paths: [options.inbox])
         ingestOptions.inventory = options.inventory
         ingestOptions.jobs = options.jobs
@@ -105,7 +107,7 @@ public struct NightlyRun {
                 ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested); nothing audited"
                 : "nothing new stored from \(options.inbox); \(report.failedFiles.count) files failed")
         } else {
-            (report.devices, report.apps) = try scope(of: new, in: store)
+            (report.devices, report.apps) = try scope(of: new, eventsAfter: lastEventBefore, in: store)
             if let apps = report.apps, apps.isEmpty {
                 log.notice("the \(new.count) new files mention no app; nothing to audit")
             } else {
@@ -123,7 +125,7 @@ public struct NightlyRun {
 
     /// The devices and apps new files touch: the devices of new logs and the apps of their
     /// events; a new Info.plist touches its app on every device.
-    func scope(of new: [FileReport], in store: Store) throws -> (devices: Set<String>?, apps: Set<String>) {
+    func scope(of new: [FileReport], eventsAfter lastEventBefore: Int64, in store: Store) throws -> (devices: Set<String>?, apps: Set<String>) {
         let plistApps = Set(new.compactMap(\.app))
         let logs = new.filter(\.isLog)
         let sourceIds = logs.compactMap(\.sourceId)
@@ -132,8 +134,8 @@ public struct NightlyRun {
             apps.formUnion(try store.connect(readOnly: true).read { db in
                 try String.fetchAll(db, sql: """
                     SELECT DISTINCT bundle_id FROM events
-                    WHERE bundle_id IS NOT NULL AND source_id IN (SELECT value FROM json_each(?))
-                    """, arguments: [jsonText(sourceIds)])
+                    WHERE id > ? AND bundle_id IS NOT NULL AND source_id IN (SELECT value FROM json_each(?))
+                    """, arguments: [lastEventBefore, jsonText(sourceIds)])
             })
         }
         let devices: Set<String>? = plistApps.isEmpty ? Set(logs.compactMap(\.device)) : nil
