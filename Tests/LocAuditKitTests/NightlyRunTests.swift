@@ -211,6 +211,9 @@ func listing(_ dir: String) -> [String] {
     func usageErrors() throws {
         let ws = try Workspace()
         #expect(try run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("nope").path, "--db", ws.store.path]).status == 2)
+        let noFolder = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.dir.appendingPathComponent("missing/db.sqlite").path])
+        #expect(noFolder.status == 2)
+        #expect(noFolder.stderr.contains("cannot lock"), "\(noFolder.stderr)")
         let csv = try ws.write("inv.csv", "udid,name\nA,b\n")
         let bad = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.store.path, "--inventory", csv])
         #expect(bad.status == 2)

@@ -21,8 +21,13 @@ public final class RunLock {
         let deadline = Date().addingTimeInterval(wait)
         var told = false
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let error = errno
+            guard error == EWOULDBLOCK || error == EINTR else {
+                close(fd)
+                throw RunError.lockUnavailable(path, String(cString: strerror(error)))
+            }
             let holder = RunLock.holder(path)
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+            guard Date() < deadline else {
                 close(fd)
                 throw RunError.locked(path, holder: holder, waited: wait)
             }
@@ -49,7 +54,7 @@ public final class RunLock {
 public enum RunError: Error, CustomStringConvertible, Sendable {
     /// Another run holds the lock (exit 4).
     case locked(String, holder: Int32?, waited: TimeInterval)
-    /// The lock file cannot be created (exit 2: a path or permission problem).
+    /// The lock file cannot be created or locked (exit 2: a path, permission or file system problem).
     case lockUnavailable(String, String)
     /// `--inbox` is not a directory (exit 2).
     case inboxMissing(String)
@@ -60,7 +65,7 @@ public enum RunError: Error, CustomStringConvertible, Sendable {
             return "another locaudit run\(holder.map { " (pid \($0))" } ?? "") holds \(path); gave up after waiting \(Int(waited)) s. "
                 + "Nothing was read or written. If no locaudit is running, the lock is free again and the next run proceeds; raise --wait to wait longer."
         case let .lockUnavailable(path, why):
-            return "cannot create the lock file \(path): \(why). Check that the database's folder is writable."
+            return "cannot lock \(path): \(why). Check that the database's folder exists, is writable and on a local file system."
         case let .inboxMissing(path):
             return "the inbox \(path) is not a directory. Check --inbox."
         }
