@@ -9,7 +9,8 @@
 #    one of 2xSIZE, and a 4-device set of SIZE/4 each (scripts/generate_fleet.py;
 #    regenerated when the generator or the arguments change);
 # 3. measures wall time and peak RSS of: `gzip -dc` (reference), a fresh ingest,
-#    the 2xSIZE ingest, a re-ingest, the 4 files with --jobs 1 and --jobs 2, and an audit;
+#    the 2xSIZE ingest, a re-ingest, the 4 files with --jobs 1 and --jobs 2, `locaudit run`
+#    on the 4-device inbox with --jobs 1 and --jobs 2 (and again, with nothing new), and an audit;
 # 4. prints `name  value  target  ok/MISS` per figure and a summary line.
 #
 # A MISS does not change the exit status (this is a report); a failing command does (exit 1).
@@ -171,7 +172,8 @@ echo "binary: $BIN"
 printf '%-34s %12s  %-12s %s\n' "figure" "value" "target" "status"
 
 DB1="$OUT/db/single.sqlite" DB2="$OUT/db/double.sqlite" DBJ1="$OUT/db/jobs1.sqlite" DBJ2="$OUT/db/jobs2.sqlite"
-rm -f "$OUT"/db/*.sqlite "$OUT"/db/*.sqlite-wal "$OUT"/db/*.sqlite-shm "$OUT"/db/*.sqlite-journal
+DBR1="$OUT/db/run-jobs1.sqlite" DBR2="$OUT/db/run-jobs2.sqlite"
+rm -f "$OUT"/db/*.sqlite "$OUT"/db/*.sqlite-wal "$OUT"/db/*.sqlite-shm "$OUT"/db/*.sqlite-journal "$OUT"/db/*.sqlite.lock
 
 # reference
 run_timed gzip-reference /dev/null gzip -dc "$F1"
@@ -204,6 +206,17 @@ J2=$T_WALL RSSJ2=$T_RSS_KB
 figure "4 files --jobs 1 (s)" "$J1" "-" info
 figure "4 files --jobs 2 / --jobs 1" "$(ratio "$J2" "$J1")" "<= 0.6x" le 0.6
 figure "4 files --jobs 2 peak RSS (MB)" "$(mb "$RSSJ2")" "-" info
+
+# the nightly run on the 4-device inbox (logs, sidecars, apps/): ingest, scoped audit, text report.
+# Exit 1 only means findings at or above --fail-on; anything else is a failure.
+run_timed run-jobs1 "$OUT/logs/run-jobs1.stdout" sh -c '"$0" "$@"; s=$?; [ "$s" -le 1 ]' "$BIN" run --inbox "$D4" --db "$DBR1" --jobs 1 --quiet --report text:/dev/null
+R1=$T_WALL
+run_timed run-jobs2 "$OUT/logs/run-jobs2.stdout" sh -c '"$0" "$@"; s=$?; [ "$s" -le 1 ]' "$BIN" run --inbox "$D4" --db "$DBR2" --jobs 2 --quiet --report text:/dev/null
+R2=$T_WALL
+figure "run 4 devices --jobs 1 (s)" "$R1" "-" info
+figure "run 4 devices --jobs 2 / --jobs 1" "$(ratio "$R2" "$R1")" "<= 0.7x" le 0.7
+run_timed run-again "$OUT/logs/run-again.stdout" "$BIN" run --inbox "$D4" --db "$DBR2" --quiet
+figure "run with nothing new / first run" "$(ratio "$T_WALL" "$R2")" "<= 0.05" le 0.05
 
 # audit: a full audit of the 1x database, against the 1M events/s target and the ingest it follows
 count_events() {

@@ -13,10 +13,12 @@ public struct LocAudit: ParsableCommand {
 
             Exit codes (each command's help says more): 0 success, 1 something failed or
             findings at or above --fail-on, 2 usage error, 3 nothing to read, no database,
-            or insufficient evidence.
+            or insufficient evidence, 4 another run holds the lock (run, prune),
+            5 some input file failed in a run (the others were stored and audited).
             """,
         version: LocAuditVersion.current,
-        subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self]
+        subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
+                      RunCommand.self, PruneCommand.self, StatsCommand.self]
     )
 
     public init() {}

@@ -101,6 +101,12 @@ import Testing
         case .html:
             #expect(!out.contains("<script>alert") && !out.contains("<b>\"app\"</b>"))
             #expect(out.contains("&lt;script&gt;alert("))
+        case .fleet:
+            #expect(out.contains("com.evil.<b>\"app\"</b>"), "plain text shows the bundle as it is, on one line")
+            #expect(!out.contains("\u{1B}"))
+        case .fleetHTML:
+            #expect(out.contains("com.evil.&lt;b&gt;&quot;app&quot;&lt;/b&gt;"))
+            #expect(!out.contains("<b>"))
         case .text:
             #expect(!out.contains("\u{1B}"), "no terminal escape from a log line")
             #expect(!out.contains("\nsecond line"), "a log line cannot start a line of the report")

@@ -2,10 +2,10 @@ import Foundation
 
 /// What `locaudit audit` is asked to do.
 public struct AuditOptions: Sendable {
-    /// Only this device (its id in the store).
-    public var device: String?
-    /// Only this app.
-    public var bundleId: String?
+    /// Only these devices (their ids in the store); nil: every device.
+    public var devices: Set<String>?
+    /// Only these apps; nil: every app.
+    public var bundleIds: Set<String>?
     /// Only findings at or after / before these times (UTC microseconds).
     public var sinceUS: Int64?
     public var untilUS: Int64?
@@ -21,6 +21,21 @@ public struct AuditOptions: Sendable {
     public var settings = RuleSettings()
 
     public init() {}
+
+    /// Only this device (`--device`): a scope of one.
+    public var device: String? {
+        get { devices?.count == 1 ? devices?.first : nil }
+        set { devices = newValue.map { [$0] } }
+    }
+
+    /// Only this app (`--app`): a scope of one.
+    public var bundleId: String? {
+        get { bundleIds?.count == 1 ? bundleIds?.first : nil }
+        set { bundleIds = newValue.map { [$0] } }
+    }
+
+    /// The devices and apps in scope, for the store's queries.
+    var scope: EventScope { EventScope(devices: devices, bundleIds: bundleIds) }
 
     /// The selected rule identifiers, in registry order.
     public var selectedRules: Set<String> {

@@ -6,8 +6,7 @@ import GRDB
 enum AuditRecorder {
     /// Replaces the stored sessions of the devices and apps in scope.
     static func replaceSessions(_ timelines: [[ReplayedSession]], scope: AuditOptions, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM sessions WHERE (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR bundle_id = ?2)",
-                       arguments: [scope.device, scope.bundleId])
+        try db.execute(sql: "DELETE FROM sessions WHERE \(EventScope.condition)", arguments: scope.scope.arguments)
         let insert = try db.makeStatement(sql: """
             INSERT INTO sessions (device_id, bundle_id, pid, start_us, start, end_us, end, end_reason, launch_intent,
                 relaunch_service, os_version, events, first_event_id, last_event_id, status_at_start, status_at_end)
@@ -26,7 +25,8 @@ enum AuditRecorder {
     /// Records the run and its findings; fills new / persisting / resolved. Returns the run id.
     static func recordRun(_ found: [Finding], report: inout AuditReport, options: AuditOptions, in db: Database) throws -> Int64 {
         let optionsJSON = jsonText([
-            "device": options.device, "app": options.bundleId,
+            "device": options.devices.map { $0.sorted().joined(separator: ",") },
+            "app": options.bundleIds.map { $0.sorted().joined(separator: ",") },
             "since": options.sinceUS.map(Timestamps.isoUTC), "until": options.untilUS.map(Timestamps.isoUTC),
             "rules": options.selectedRules.sorted().joined(separator: ","), "failOn": options.failOn.rawValue,
             "reducedAccuracyFloor": String(options.settings.reducedAccuracyFloor),
@@ -46,8 +46,8 @@ enum AuditRecorder {
         for row in try Row.fetchAll(db, sql: """
             SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version
             FROM findings WHERE resolved_run IS NULL
-                AND (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR bundle_id = ?2)
-            """, arguments: [options.device, options.bundleId]) {
+                AND \(EventScope.condition)
+            """, arguments: options.scope.arguments) {
             let finding = Finding(row: row)
             if selected.contains(finding.rule), options.inWindow(finding.timeUS) { open[finding.fingerprint] = finding }
         }

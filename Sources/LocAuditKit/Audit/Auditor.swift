@@ -51,7 +51,7 @@ public struct Auditor {
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
         let db = try store.connect()
-        var input = try db.read { try AuditInput.load($0, scope: EventScope(device: options.device, bundleId: options.bundleId)) }
+        var input = try db.read { try AuditInput.load($0, scope: options.scope) }
         let timelines = input.timelines()
         let (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
         try db.read { try input.locate(raw, in: $0) }

@@ -129,8 +129,9 @@ struct FileIngest {
             var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
             report.sameAs = first
             return report
-        case .stored(_, let events, let duplicates):
+        case .stored(let sourceId, let events, let duplicates):
             var report = FileReport(path: path, outcome: .ingested, seconds: seconds)
+            report.sourceId = sourceId
             report.container = container.rawValue
             report.app = appId
             if container != .infoPlist {

@@ -11,6 +11,8 @@ public struct FileReport: Codable, Sendable {
 
     public var path: String
     public var outcome: Outcome
+    /// For `ingested`: its row in `sources`.
+    public var sourceId: Int64?
     public var container: String?
     public var device: String?
     public var iosVersion: String?

@@ -7,6 +7,8 @@ public struct IngestOptions: Sendable {
     public var paths: [String]
     /// Device facts given on the command line (`--device-info`, `--device`, `--os`); they win over sidecars.
     public var device: DeviceFacts?
+    /// The fleet's device list (`locaudit run --inventory`): facts for logs without a sidecar.
+    public var inventory: Inventory?
     /// Info.plist files (`--info-plist`).
     public var infoPlists: [String] = []
     public var parse = ParseOptions()
@@ -103,22 +105,22 @@ public final class Ingester: @unchecked Sendable {
     /// `DEVICE-2026-11-21.log.gz` -> `DEVICE-2026-11-21.ideviceinfo.txt` beside it.
     static func sidecar(of path: String) -> String? {
         guard path != "-" else { return nil }
-        let url = URL(fileURLWithPath: path)
-        var stem = url.lastPathComponent
+        var stem = (path as NSString).lastPathComponent
         for ext in [".log", ".ndjson", ".json", ".txt", ".gz", ".syslog"] {
             if let r = stem.range(of: ext) { stem = String(stem[..<r.lowerBound]) }
         }
-        let candidate = url.deletingLastPathComponent().appendingPathComponent(stem + ".ideviceinfo.txt").path
+        // Spelled like the log's path (relative stays relative), so that an input list can leave it out.
+        let candidate = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(stem + ".ideviceinfo.txt")
         return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
     }
 
-    /// Device facts for a log: command line, else sidecar.
+    /// Device facts for a log: command line, else sidecar, else the inventory row its file name names.
     func deviceFacts(for path: String) -> DeviceFacts {
         var facts = options.device ?? DeviceFacts()
         if let sidecar = Ingester.sidecar(of: path), let text = try? String(contentsOfFile: sidecar, encoding: .utf8) {
             facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
         }
-        return facts
+        return facts.filling(from: options.inventory?.device(forLog: path))
     }
 
     // MARK: One file

@@ -93,12 +93,21 @@ public final class AppEvent: Sendable {
 
 /// Which events an audit reads.
 public struct EventScope: Sendable {
-    public let device: String?
-    public let bundleId: String?
-    public init(device: String? = nil, bundleId: String? = nil) {
-        self.device = device
-        self.bundleId = bundleId
+    /// nil: every device / every app.
+    public let devices: Set<String>?
+    public let bundleIds: Set<String>?
+    public init(devices: Set<String>? = nil, bundleIds: Set<String>? = nil) {
+        self.devices = devices
+        self.bundleIds = bundleIds
     }
+
+    /// SQL that keeps the rows in scope, binding `arguments` as `?1` (devices) and `?2` (apps):
+    /// each set travels as one JSON array, so any number of devices and apps is one statement.
+    static let condition = """
+        (?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1))) \
+        AND (?2 IS NULL OR bundle_id IN (SELECT value FROM json_each(?2)))
+        """
+    var arguments: StatementArguments { [devices.map { jsonText($0.sorted()) }, bundleIds.map { jsonText($0.sorted()) }] }
 
     /// Every event of the apps in scope, by device and app, in time order (then file order).
     ///
@@ -107,9 +116,9 @@ public struct EventScope: Sendable {
     func load(_ db: Database) throws -> [AppEvent] {
         let statement = try db.makeStatement(sql: """
             SELECT \(AppEvent.selection) FROM events NOT INDEXED
-            WHERE bundle_id IS NOT NULL AND (?1 IS NULL OR device_id = ?1) AND (?2 IS NULL OR bundle_id = ?2)
+            WHERE bundle_id IS NOT NULL AND \(EventScope.condition)
             """)
-        try statement.setArguments([device, bundleId])
+        try statement.setArguments(arguments)
         let stmt = statement.sqliteStatement
         var strings = StringTable()
         var groups: [Int: [AppEvent]] = [:]

@@ -26,13 +26,29 @@ public struct ReportRequest: Sendable, Equatable {
         for request in requests {
             var opts = options
             if request.path != nil { opts.color = false }
-            let html = request.format == .html ? try store.htmlReportInputs(for: report.findings, options: opts) : ([], [:])
-            let text = request.format.render(report, options: opts, html: html)
+            let text = try render(request.format, report, options: opts, store: store)
             guard let path = request.path else { stdout += text; continue }
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try writeFile(text, to: path)
         }
         return stdout
+    }
+
+    /// A report in a format: the HTML page reads its timelines and evidence lines from the
+    /// store, the fleet summaries the run's history.
+    static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
+        switch format {
+        case .html:
+            return format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
+        case .fleet, .fleetHTML:
+            return format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
+        default:
+            return format.render(report, options: options)
+        }
+    }
+
+    static func writeFile(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

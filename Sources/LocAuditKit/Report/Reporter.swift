@@ -35,11 +35,20 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case jsonl
     /// For people reading a page: summaries and a timeline per session with findings.
     case html
+    /// The fleet at a glance: app x iOS version, device x rule, trend over the runs.
+    case fleet
+    /// The same, as one self-contained HTML page.
+    case fleetHTML = "fleet-html"
+
+    /// The fleet summary formats, which also read the store's earlier runs.
+    public var isFleetSummary: Bool { self == .fleet || self == .fleetHTML }
 
     /// The report in this format. `html` also draws what `Store.htmlReportInputs` loads
-    /// (timelines and evidence lines); without them the page has no timelines.
+    /// (timelines and evidence lines; without them the page has no timelines); the fleet
+    /// summaries use `fleet` (the store's history), else this run's findings alone.
     public func render(_ report: AuditReport, options: ReportOptions = ReportOptions(),
-                       html: (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) = ([], [:])) -> String {
+                       html: (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) = ([], [:]),
+                       fleet: FleetSummary? = nil) -> String {
         switch self {
         case .text: return TextReporter.generateReport(report, options: options)
         case .json: return JSONReporter.generateReport(report, options: options)
@@ -48,6 +57,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .csv: return CSVReporter.generateReport(report, options: options)
         case .jsonl: return JSONLinesReporter.generateReport(report, options: options)
         case .html: return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, options: options)
+        case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))
+        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report))
         }
     }
 }
@@ -63,6 +74,8 @@ extension OutputFormat {
         case .csv: return "one row per finding"
         case .jsonl: return "one finding per line, for log shippers"
         case .html: return "one self-contained page with a timeline per session"
+        case .fleet: return "the fleet: app x iOS version, device x rule, trend over runs"
+        case .fleetHTML: return "the fleet summary as one HTML page"
         }
     }
 }

@@ -92,9 +92,8 @@ extension SessionTimeline {
     public static func load(_ db: Database, for findings: [Finding], options: ReportOptions = ReportOptions()) throws -> [SessionTimeline] {
         let sessionFindings = findings.filter { $0.sessionStart != nil }
         guard !sessionFindings.isEmpty else { return [] }
-        // One app on one device: read only its events; otherwise one pass over all of them.
-        let apps = Set(sessionFindings.map { [$0.device, $0.bundleId] })
-        let scope = apps.count == 1 ? EventScope(device: sessionFindings[0].device, bundleId: sessionFindings[0].bundleId) : EventScope()
+        // Read only the events of the devices and apps with findings.
+        let scope = EventScope(devices: Set(sessionFindings.map(\.device)), bundleIds: Set(sessionFindings.map(\.bundleId)))
         let input = try AuditInput.load(db, scope: scope)
         var timelines: [SessionTimeline] = []
         for replayed in input.timelines().joined() {

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import LocAuditKit
+import Logging
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "The nightly run: ingest what is new in an inbox, audit what it touches, report, archive.",
+        discussion: """
+            Every file of the inbox whose content is not stored yet is ingested (with --jobs files
+            at once); then only the devices and apps the new data mentions are audited (a new
+            Info.plist: its app on every device), the reports are written and, with --archive,
+            every file now in the store moves there under the same relative path (a failed file
+            stays). A run with nothing new says so and does nothing else. Device facts come
+            from a sidecar (NAME-DATE.ideviceinfo.txt) else from --inventory (a CSV
+            udid,name,product_type,os_version; a log matches the row whose name, else UDID, is
+            its file name's part before -YYYY-MM-DD).
+
+            A lock (DB.lock beside the database) keeps runs from overlapping: a second run waits
+            up to --wait seconds, then gives up with exit 4.
+
+            Logs go to stderr (--quiet: warnings and errors only; --verbose: every file).
+            Without --report, the text report goes to standard output.
+
+            Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or above
+            --fail-on, 2 usage error, 3 insufficient evidence, 4 another run holds the lock,
+            5 some file failed to ingest (the others were stored, audited and reported).
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("The folder the day's exports land in.", valueName: "dir"))
+    var inbox: String
+
+    @Option(help: ArgumentHelp("Device facts for logs without a sidecar: CSV udid,name,product_type,os_version.", valueName: "file"))
+    var inventory: String?
+
+    @Option(help: ArgumentHelp("Move ingested and already-ingested files here, keeping their path under the inbox.", valueName: "dir"))
+    var archive: String?
+
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "A report, FORMAT[:PATH] (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable. The text report starts with the run's summary.",
+        valueName: "format[:path]"))
+    var reports: [ReportRequest] = []
+
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
+    var failOn: Severity = .high
+
+    @Option(help: ArgumentHelp("Files read at once (default: the core count).", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .customLong("catalog"), help: ArgumentHelp("A message catalog file over the built-in one; repeatable.", valueName: "file"))
+    var catalogFiles: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4.", valueName: "seconds"))
+    var wait: Double = 60
+
+    @Flag(help: "Log warnings and errors only; no report on standard output unless asked with --report.")
+    var quiet = false
+
+    @Flag(help: "Log every file and step.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if wait < 0 { throw ValidationError("--wait must not be negative.") }
+        if reports.filter({ $0.path == nil }).count > 1 {
+            throw ValidationError("At most one --report can go to standard output; give the others a path (FORMAT:PATH).")
+        }
+    }
+
+    func run() throws {
+        let logger = makeLogger(quiet: quiet, verbose: verbose)
+        var options = RunOptions(inbox: inbox, database: Store.defaultPath(store.db))
+        options.archive = archive
+        options.failOn = failOn
+        options.jobs = jobs
+        options.catalogFiles = CatalogLocation.files(explicit: catalogFiles)
+        options.lockWait = wait
+        do {
+            options.inventory = try inventory.map(Inventory.read)
+        } catch let error as InventoryError {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        let report: RunReport
+        do {
+            report = try NightlyRun(options: options, logger: logger).run()
+        } catch let error as RunError {
+            logger.critical("\(error.description)")
+            throw ExitCode(error.exitCode)
+        } catch let error as AuditError {
+            logger.critical("\(error.description)")
+            throw ExitCode(error.exitCode)
+        }
+        let requests = reports.isEmpty ? (quiet ? [] : [ReportRequest(format: .text)]) : reports
+        var reportOptions = ReportOptions()
+        reportOptions.color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let stdout = try ReportRequest.write(requests, run: report, options: reportOptions,
+                                             store: try Store(path: options.database, migrate: false))
+        if !stdout.isEmpty { print(stdout, terminator: "") }
+        logger.notice("exit \(report.exitCode)")
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}
+
+/// Logs to stderr with levels: notice by default, warnings with --quiet, everything with --verbose.
+func makeLogger(quiet: Bool, verbose: Bool) -> Logger {
+    var logger = Logger(label: "locaudit") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = quiet ? .warning : (verbose ? .debug : .info)
+    return logger
+}
