@@ -47,7 +47,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Container, instead of detecting it.", valueName: "name"))
     var format: Container?
 
-    @Option(help: ArgumentHelp("Files read at once (default: the number of cores).", valueName: "n"))
+    @Option(help: ArgumentHelp("Files read at once (default: half the cores, at least 1: one file keeps two busy).", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "No progress bar and no summary; errors still go to stderr.")

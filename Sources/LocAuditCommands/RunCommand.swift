@@ -48,8 +48,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
     var failOn: Severity = .high
 
-    @Option(help: ArgumentHelp("Files read at once (default: the core count).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: ArgumentHelp("Files read at once (default: half the cores, at least 1: one file keeps two busy).", valueName: "n"))
+    var jobs: Int = IngestOptions.defaultJobs
 
     @Option(name: .customLong("catalog"), help: ArgumentHelp("A message catalog file over the built-in one; repeatable.", valueName: "file"))
     var catalogFiles: [String] = []

@@ -12,7 +12,7 @@ public struct RunOptions: Sendable {
     /// Where ingested (and already ingested) files are moved, keeping their path under the inbox.
     public var archive: String?
     public var failOn: Severity = .high
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var jobs = IngestOptions.defaultJobs
     public var catalogFiles: [String] = []
     /// Seconds to wait for another run's lock before giving up (exit 4).
     public var lockWait: TimeInterval = 60
