@@ -40,10 +40,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Move ingested and already-ingested files here, keeping their path under the inbox.", valueName: "dir"))
     var archive: String?
 
-    @Option(name: .customLong("report"), help: ArgumentHelp(
-        "A report, FORMAT[:PATH] (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable. The text report starts with the run's summary.",
-        valueName: "format[:path]"))
-    var reports: [ReportRequest] = []
+    /// The same report flags as `audit` and `report`; the text report starts with the run's summary.
+    @OptionGroup var reporting: ReportFlags
 
     @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
     var failOn: Severity = .high
@@ -67,9 +65,6 @@ struct RunCommand: ParsableCommand {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if wait < 0 { throw ValidationError("--wait must not be negative.") }
-        if reports.filter({ $0.path == nil }).count > 1 {
-            throw ValidationError("At most one --report can go to standard output; give the others a path (FORMAT:PATH).")
-        }
     }
 
     func run() throws {
@@ -96,10 +91,8 @@ struct RunCommand: ParsableCommand {
             logger.critical("\(error.description)")
             throw ExitCode(error.exitCode)
         }
-        let requests = reports.isEmpty ? (quiet ? [] : [ReportRequest(format: .text)]) : reports
-        var reportOptions = ReportOptions()
-        reportOptions.color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let stdout = try ReportRequest.write(requests, run: report, options: reportOptions,
+        let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
+        let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
                                              store: try Store(path: options.database, migrate: false))
         if !stdout.isEmpty { print(stdout, terminator: "") }
         logger.notice("exit \(report.exitCode)")
