@@ -58,15 +58,6 @@ public enum EventColumn: String, Codable, CaseIterable, Sendable {
     case purposeKey = "purpose_key"
     case visible
     case intent
-
-    /// Columns stored as numbers.
-    var isNumeric: Bool {
-        switch self {
-        case .appPid, .temporary, .provisional, .horizontalAccuracy, .latitude, .longitude,
-             .locationPrivate, .visible: return true
-        default: return false
-        }
-    }
 }
 
 /// A typed value of one event column.
