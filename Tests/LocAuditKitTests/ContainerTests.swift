@@ -36,7 +36,10 @@ import Testing
     func detection(container: Container) throws {
         let text = try #require(ContainerTests.lines.first { $0.0 == container }).1
         #expect(Container.detect(Array(text.utf8)) == container)
-        #expect(Container.detect(Array("[connected]\n".utf8) + Array(text.utf8)) == container || !container.isLog || container == .logJSON)
+        if container == .idevicesyslog {
+            // idevicesyslog prints its connection notices before the first record.
+            #expect(Container.detect(Array("[connected]\n".utf8) + Array(text.utf8)) == container)
+        }
     }
 
     @Test func idevicesyslogWithAMissingOrEmptyDeviceNameAndALibrary() throws {

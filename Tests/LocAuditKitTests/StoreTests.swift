@@ -108,7 +108,7 @@ import Testing
 
     @Test func deviceFactsComeFromFlagsElseTheSidecarElseTheLog() throws {
         let ws = try Workspace()
-        let log = try ws.writeGzip("fleet/DEV-2026-11-21.log.gz", StoreTests.day(21))
+        try ws.writeGzip("fleet/DEV-2026-11-21.log.gz", StoreTests.day(21))
         try ws.write("fleet/DEV-2026-11-21.ideviceinfo.txt", "DeviceName: Lab 7\nProductType: iPhone15,2\nProductVersion: 17.5.1\nUniqueDeviceID: 00008120-AAAA\n")
         let report = try ws.ingest([ws.dir.appendingPathComponent("fleet").path]) { $0.parse.year = 2026 }
         #expect(report.files.count == 1, "the sidecar travels with its log")
@@ -121,7 +121,6 @@ import Testing
         let none = try ws.ingest([try ws.write("y.log", StoreTests.day(23))]) { $0.parse.year = 2026 }
         #expect(none.files.first?.device == "iPhone", "the name in the idevicesyslog lines")
         #expect(none.files.first?.iosVersion == nil)
-        _ = log
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Ingests one file: the already-ingested check, the reading and parsing threads,
-/// staging, and the commit.
+/// and the event writer's single transaction.
 struct FileIngest {
     let ingester: Ingester
     let path: String
@@ -54,7 +54,7 @@ struct FileIngest {
         var parseOptions = ingester.options.parse
         // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
         parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
-        let device = deviceFacts()
+        let device = ingester.deviceFacts(for: path)
         // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
         let parsedCounts = CountsBox()
@@ -92,7 +92,6 @@ struct FileIngest {
                         }
                     }
                 }
-                FileIngest.trace("parsed \(path)", since: started)
                 switch container {
                 case .infoPlist:
                     appId = try AppFacts.read(Data(factsBytes)).bundleId
@@ -123,7 +122,6 @@ struct FileIngest {
         }
 
         let seconds = Date().timeIntervalSince(started)
-        FileIngest.trace("committed \(path)", since: started)
         switch outcome {
         case .alreadyIngested(let first):
             var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
@@ -178,17 +176,8 @@ struct FileIngest {
         return Date(timeIntervalSince1970: TimeInterval(Timestamps.daysFromCivil(y, m, d) * 86_400 + 86_399))
     }
 
-    /// `LOCAUDIT_TRACE=1` prints phase timings to stderr (for the benchmark and for profiling).
-    static let tracing = ProcessInfo.processInfo.environment["LOCAUDIT_TRACE"] == "1"
-    static func trace(_ what: String, since start: Date) {
-        guard tracing else { return }
-        FileHandle.standardError.write(Data(String(format: "trace %.3fs %@\n", Date().timeIntervalSince(start), what).utf8))
-    }
-
     /// The parser's counts, handed from its thread once it has finished.
     final class CountsBox: @unchecked Sendable {
         var value = ParseCounts()
     }
-
-    private func deviceFacts() -> DeviceFacts { ingester.deviceFacts(for: path) }
 }

@@ -91,10 +91,8 @@ public final class Catalog: @unchecked Sendable {
     /// The built-in catalog as JSON text.
     public static var builtinJSON: String { BuiltinCatalog.json }
 
-    public static var builtin: Catalog {
-        // The built-in catalog is tested; failing here is a programming error.
-        try! load(userFiles: [])
-    }
+    /// The built-in catalog, parsed once (its samples are tested; failing here is a programming error).
+    public static let builtin: Catalog = try! load(userFiles: [])
 
     static func decode(_ data: Data, origin: String) throws -> CatalogFile {
         do {
