@@ -42,11 +42,8 @@ public enum QueryFormat: String, CaseIterable, Sendable {
     }
 
     static func csv(_ r: QueryResult) -> String {
-        func field(_ s: String) -> String {
-            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-        }
-        return ([r.columns] + r.rows.map { $0.map(text) }).map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        // Values as stored (a query's numbers stay numbers: no spreadsheet-formula guard here).
+        return ([r.columns] + r.rows.map { $0.map(text) }).map { $0.map(quotedCSV).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
     static func json(_ r: QueryResult) -> String {
@@ -66,4 +63,10 @@ public enum QueryFormat: String, CaseIterable, Sendable {
         let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
+}
+
+/// One RFC 4180 field: quoted when it holds a comma, a quote or a line break.
+func quotedCSV(_ s: String) -> String {
+    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+    return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

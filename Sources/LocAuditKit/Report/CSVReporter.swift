@@ -16,9 +16,7 @@ public enum CSVReporter {
     /// Quoted when it must be; a cell a spreadsheet would run as a formula (=, +, -, @) is
     /// prefixed with an apostrophe, since these strings come from logs.
     static func field(_ s: String) -> String {
-        var value = s
-        if let first = value.first, "=+-@\t\r".contains(first) { value = "'" + value }
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard let first = s.first, "=+-@\t\r".contains(first) else { return quotedCSV(s) }
+        return quotedCSV("'" + s)
     }
 }
