@@ -174,10 +174,11 @@ func listing(_ dir: String) -> [String] {
         let ws = try Workspace()
         let inbox = ws.dir.appendingPathComponent("inbox").path
         try generateFleet(into: inbox, devices: 3, size: "300K")
-        let processes = (0..<2).map { _ in
+        let processes = (0..<2).map { n in
             let p = Process()
             p.executableURL = URL(fileURLWithPath: locauditExecutable)
-            p.arguments = ["run", "--inbox", inbox, "--db", ws.store.path, "--jobs", "1", "--wait", "60", "--report", "text:/dev/null"]
+            let report = ws.dir.appendingPathComponent("report-\(n).txt").path
+            p.arguments = ["run", "--inbox", inbox, "--db", ws.store.path, "--jobs", "1", "--wait", "60", "--report", "text:\(report)"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             return p
