@@ -169,6 +169,32 @@ func listing(_ dir: String) -> [String] {
         #expect(listing(inbox) == ["qa-fleet-09-2026-11-20.log.gz"], "a failed file is never moved")
     }
 
+    @Test("a log that ends inside a line: the rest is stored, the report says so, it stays in the inbox for the next run")
+    func heldBackLineStaysInTheInbox() throws {
+        let ws = try Workspace()
+        let inbox = ws.dir.appendingPathComponent("inbox").path
+        let whole = IncompleteInputTests.coarseLog
+        let log = try ws.write("inbox/device-2026-11-20.log", String(whole.dropLast(20)))
+        try ws.write("inbox/device-2026-11-20.ideviceinfo.txt", IncompleteInputTests.facts)
+        var options = RunOptions(inbox: inbox, database: ws.store.path)
+        options.archive = ws.dir.appendingPathComponent("archive").path
+        let first = try NightlyRun(options: options, logger: Logger(label: "test")).run()
+        let stored = try #require(first.newLogs.first)
+        let lines = whole.split(separator: "\n").count
+        #expect(stored.heldBackFrom == lines)
+        #expect(RunSummaryReporter.generateReport(first).contains("Held back (the file ends inside a line: a copy still under way? It stays in the inbox for the next run):\n  \(log): from line \(lines)\n"),
+                "\(RunSummaryReporter.generateReport(first))")
+        #expect(first.archived.isEmpty)
+        #expect(listing(inbox) == ["device-2026-11-20.ideviceinfo.txt", "device-2026-11-20.log"])
+
+        try ws.write("inbox/device-2026-11-20.log", whole)
+        let second = try NightlyRun(options: options, logger: Logger(label: "test")).run()
+        #expect(second.newLogs.first?.events == 1, "only the line held back")
+        #expect(second.newLogs.first?.heldBackFrom == nil)
+        #expect(listing(inbox).isEmpty)
+        #expect(try ws.count("SELECT count(*) FROM events") == (stored.events ?? 0) + 1)
+    }
+
     @Test("two runs started together: the lock holds, nothing is doubled, one audit")
     func twoRunsTogether() throws {
         let ws = try Workspace()

@@ -64,7 +64,7 @@ struct FileIngest {
             do {
                 var factsBytes: [UInt8] = []
                 if container.isLog {
-                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, catalog = ingester.catalog, bar, path] out in
+                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, catalog = ingester.catalog, complete = ingester.options.complete, bar, path] out in
                         let batches = ParsedBatches(out)
                         let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
                         for chunk in held {
@@ -75,7 +75,7 @@ struct FileIngest {
                             try parser.consume(chunk.bytes)
                             bar.update(path: path, offset: chunk.fileOffset)
                         }
-                        try parser.finish()
+                        try parser.finish(complete: complete || stream.endedWithTrailer)
                         try batches.flush()
                         parsedCounts.value = parser.counts
                     }
@@ -148,6 +148,7 @@ struct FileIngest {
                 report.skipped = skipped
                 report.firstSkippedLine = counts.firstLine.isEmpty ? nil : counts.firstLine
                 report.notes = counts.notes
+                report.heldBackFrom = counts.heldBackFrom
             }
             return report
         }

@@ -85,7 +85,7 @@ public struct ParseOptions: Sendable {
 /// What parsing one file found, for the source row and the summary.
 public struct ParseCounts: Sendable, Codable, Equatable {
     public var linesRead = 0
-    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `not-location`, `too-long`, `duplicate`).
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`).
     public var skipped: [String: Int] = [:]
     /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`, ...).
     public var notes: [String: Int] = [:]
@@ -98,6 +98,9 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     public var zoneAssumed = false
     /// The first line skipped for each reason that points at a damaged line, so a person can open it.
     public var firstLine: [String: Int] = [:]
+    /// The line from which the end of the content was held back: the file ended inside a
+    /// line (or a `--style json` object) and was not known complete.
+    public var heldBackFrom: Int?
 
     mutating func skip(_ reason: String, line: Int? = nil) {
         skipped[reason, default: 0] += 1
@@ -224,11 +227,49 @@ final class RecordParser {
     }
 
     /// Ends the content: the last line without a newline, the last record.
-    func finish() throws {
-        if !carry.isEmpty || carryTooLong { try flushCarry() }
+    ///
+    /// A file still being written (or copied) ends inside a line. Unless the content is
+    /// known `complete`, a last line without its newline is held back: counted `incomplete`,
+    /// never read, and so is the text record it would continue; the grown file, ingested
+    /// again, adds it (its other lines are duplicates by fingerprint). A `--style json`
+    /// array needs no such rule: an object is read when its closing brace is, and one still
+    /// open at the end is held back.
+    func finish(complete: Bool) throws {
+        if !carry.isEmpty || carryTooLong {
+            if complete || container == .logJSON { try flushCarry() } else { holdBackLastLine() }
+        }
         try emitPending()
+        if container == .logJSON, jsonDepth > 0 {
+            counts.skip("incomplete", line: jsonObjectLine)
+            if !complete { counts.heldBackFrom = jsonObjectLine }
+        }
         if container == .idevicesyslog, let s = lastStamp {
             counts.lastUS = clock.utc(month: s.month, day: s.day, seconds: s.seconds).us
+        }
+    }
+
+    private func holdBackLastLine() {
+        lineNumber += 1
+        counts.linesRead += 1
+        var from = lineNumber
+        if let record = pending, carryTooLong || continuesRecord(carry) {
+            from = record.line
+            pending = nil
+        }
+        counts.skip("incomplete", line: from)
+        counts.heldBackFrom = from
+        carry = []
+        carryTooLong = false
+    }
+
+    /// Whether a text line would be read as part of the record before it.
+    private func continuesRecord(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer { raw in
+            var b = raw
+            if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
+            if b.isEmpty { return true }
+            if case .other = textHeader(b) { return true }
+            return false
         }
     }
 
@@ -254,13 +295,7 @@ final class RecordParser {
             if pending != nil { counts.note("continuation"); appendContinuation(b) } else { counts.skip("noise") }
             return
         }
-        let parsed: TextLine
-        switch container {
-        case .idevicesyslog: parsed = TextHeaders.idevicesyslog(b)
-        case .logShow: parsed = TextHeaders.logShow(b)
-        default: parsed = TextHeaders.logSyslog(b)
-        }
-        switch parsed {
+        switch textHeader(b) {
         case .record(let h):
             try emitPending()
             try startRecord(h, b)
@@ -277,6 +312,14 @@ final class RecordParser {
             } else {
                 counts.skip("malformed", line: lineNumber)
             }
+        }
+    }
+
+    private func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
+        switch container {
+        case .idevicesyslog: TextHeaders.idevicesyslog(b)
+        case .logShow: TextHeaders.logShow(b)
+        default: TextHeaders.logSyslog(b)
         }
     }
 

@@ -16,6 +16,8 @@ public struct RunOptions: Sendable {
     public var catalogFiles: [String] = []
     /// Seconds to wait for another run's lock before giving up (exit 4).
     public var lockWait: TimeInterval = 60
+    /// The files are whole (`--complete`): a last line without its newline is read.
+    public var complete = false
 
     public init(inbox: String, database: String) {
         self.inbox = inbox
@@ -34,6 +36,8 @@ public struct RunReport: Sendable {
     public var apps: Set<String>?
     /// Newly ingested logs whose device or iOS version stayed unknown.
     public var unknownFacts: [FileReport]
+    /// New logs that ended inside a line: the rest is stored, the file stays in the inbox.
+    public var heldBack: [FileReport] { newLogs.filter { $0.heldBackFrom != nil } }
     /// Files moved to the archive (inbox path -> archive path).
     public var archived: [(from: String, to: String)] = []
     /// Files that could not be moved, and why (they stay in the inbox).
@@ -87,10 +91,15 @@ public struct NightlyRun {
         ingestOptions.inventory = options.inventory
         ingestOptions.jobs = options.jobs
         ingestOptions.catalogFiles = options.catalogFiles
+        ingestOptions.complete = options.complete
         ingestOptions.quiet = true
         let ingest = try Ingester(store: store, options: ingestOptions).run { file in
             switch file.outcome {
-            case .ingested: log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
+            case .ingested:
+                log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
+                if let line = file.heldBackFrom {
+                    log.notice("\(file.path) ends inside line \(line): held back from there, the file stays in the inbox")
+                }
             case .alreadyIngested: log.debug("already ingested \(file.path)")
             case .failed: log.error("FAILED \(file.path): \(file.error ?? "unknown error")")
             }
@@ -143,11 +152,12 @@ public struct NightlyRun {
     }
 
     /// Moves every file that is in the store (new or already there), with its sidecar, to the
-    /// archive under the same relative path. A failed file stays where it is.
+    /// archive under the same relative path. A failed file stays where it is, and so does a
+    /// file that ended inside a line (a copy that may yet be completed in place).
     func archive(into archive: String, _ report: inout RunReport) {
         let fm = FileManager.default
         let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
-        let stored = report.ingest.files.filter { $0.outcome != .failed }.map(\.path)
+        let stored = report.ingest.files.filter { $0.outcome != .failed && $0.heldBackFrom == nil }.map(\.path)
         let sidecars = stored.compactMap(Ingester.sidecar(of:))
         var moved = Set<String>()
         for path in stored + sidecars {
