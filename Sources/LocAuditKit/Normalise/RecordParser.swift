@@ -153,6 +153,16 @@ final class RecordParser {
     private var jsonEscape = false
     private var jsonObject: [UInt8] = []
     private var jsonObjectLine = 0
+    /// JSON-array container: whether its first byte that is not blank was read.
+    private var jsonStarted = false
+
+    /// Lines (or JSON objects) of this container's own shape: records, banners and notices,
+    /// the ndjson trailer, the opening of a `--style json` array.
+    private var recognised = 0
+    /// Whether a line with more than blanks was read (a held-back last line is not read).
+    private(set) var sawContent = false
+    /// The content has lines but none of this container's shape: the file is of another kind.
+    var recognisesNothing: Bool { recognised == 0 && sawContent }
 
     init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
         self.container = container
@@ -278,6 +288,7 @@ final class RecordParser {
         counts.linesRead += 1
         var b = raw
         if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
+        if !sawContent { sawContent = b.contains { $0 != 0x20 && $0 != 0x09 } }
         switch container {
         case .idevicesyslog, .logShow, .logSyslog: try textLine(b)
         case .logNDJSON: try jsonRecordLine(b)
@@ -297,9 +308,11 @@ final class RecordParser {
         }
         switch textHeader(b) {
         case .record(let h):
+            recognised += 1
             try emitPending()
             try startRecord(h, b)
         case .noise:
+            recognised += 1
             try emitPending()
             counts.skip("noise")
         case .badTimestamp:
@@ -425,13 +438,19 @@ final class RecordParser {
     // MARK: JSON containers
 
     private static let eventMessageKey = Array("\"eventMessage\"".utf8)
+    private static let finishedKey = Array("\"finished\"".utf8)
 
     private func jsonRecordLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         var i = 0
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
         if i == b.count { counts.skip("noise"); return }
         guard b[i] == UInt8(ascii: "{") else {
-            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) { counts.skip("noise") } else { counts.skip("malformed", line: lineNumber) }
+            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) {
+                recognised += 1
+                counts.skip("noise")
+            } else {
+                counts.skip("malformed", line: lineNumber)
+            }
             return
         }
         try jsonRecord(UnsafeBufferPointer(rebasing: b[i...]), line: lineNumber)
@@ -440,10 +459,14 @@ final class RecordParser {
     /// One `log show --style ndjson|json` record.
     private func jsonRecord(_ b: UnsafeBufferPointer<UInt8>, line: Int) throws {
         guard JSONScan.string(key: RecordParser.eventMessageKey, in: b, into: &scratch) else {
-            // The trailer {"count":N,"finished":1}, or a record with no message.
+            // The trailer {"count":N,"finished":1}, or an object with no message.
+            if RecordParser.finishedKey.withUnsafeBufferPointer({ memmem(b.baseAddress, b.count, $0.baseAddress, $0.count) }) != nil {
+                recognised += 1
+            }
             counts.skip("noise")
             return
         }
+        recognised += 1
         let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
         let text = String(decoding: b, as: UTF8.self)
         guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: line); return }
@@ -473,6 +496,10 @@ final class RecordParser {
 
     /// `--style json`: objects spread over lines inside one array.
     private func jsonArrayLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        if !jsonStarted, let first = b.first(where: { $0 != 0x20 && $0 != 0x09 }) {
+            jsonStarted = true
+            if first == UInt8(ascii: "[") { recognised += 1 }
+        }
         var objectStart: Int? = nil
         for i in 0..<b.count {
             let c = b[i]
@@ -513,6 +540,7 @@ final class RecordParser {
         let text = String(decoding: b, as: UTF8.self)
         if text.allSatisfy({ $0 == " " || $0 == "\t" }) { counts.skip("noise"); return }
         guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: lineNumber); return }
+        if case .string? = fields["type"] { recognised += 1 }
         guard case .string("access")? = fields["type"], case .string("location")? = fields["category"] else {
             counts.skip("not-location")
             return
