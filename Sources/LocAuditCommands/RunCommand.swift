@@ -19,6 +19,10 @@ struct RunCommand: ParsableCommand {
             udid,name,product_type,os_version; a log matches the row whose name, else
             UDID, is its file name's part before -YYYY-MM-DD).
 
+            A file modified less than --settle seconds ago (default 60) is still being
+            written: it is left for the next run with its sidecar, and the report and a log
+            line say so.
+
             A lock (DB.lock beside the database) keeps runs from overlapping: a second run waits
             up to --wait seconds, then gives up with exit 4.
 
@@ -57,6 +61,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4.", valueName: "seconds"))
     var wait: Double = 60
 
+    @Option(help: ArgumentHelp("Leave a file modified less than this many seconds ago (still being written) for the next run, with its sidecar; 0 reads everything at once.", valueName: "seconds"))
+    var settle: Double = 60
+
     @Flag(help: "The inbox's files are whole: read a last line that has no newline (by default it is held back, as in ingest).")
     var complete = false
 
@@ -70,6 +77,7 @@ struct RunCommand: ParsableCommand {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if wait < 0 { throw ValidationError("--wait must not be negative.") }
+        if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
     }
 
     func run() throws {
@@ -81,6 +89,7 @@ struct RunCommand: ParsableCommand {
         options.catalogFiles = CatalogLocation.files(explicit: catalogFiles)
         options.lockWait = wait
         options.complete = complete
+        options.settle = settle
         do {
             options.inventory = try inventory.map(Inventory.read)
         } catch let error as InventoryError {
