@@ -16,8 +16,14 @@ struct IngestCommand: ParsableCommand {
             (LOG-STEM.ideviceinfo.txt).
 
             A file is stored wholly or not at all; a file whose content is already in the
-            database is skipped. Exit codes: 0 every file stored or already there, 1 some
-            file failed (the others are stored), 2 usage error, 3 nothing to read.
+            database is skipped. A plain file (or standard input) that ends without a
+            newline may still be being written: its last line (with the record it
+            continues) is held back, counted as incomplete, unless --complete; ingesting
+            the grown file later adds only what is missing. A gzip file whose last member
+            has its trailer, and a --style json array, are known whole.
+
+            Exit codes: 0 every file stored or already there, 1 some file failed (the
+            others are stored), 2 usage error, 3 nothing to read.
             """
     )
 
@@ -49,6 +55,9 @@ struct IngestCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Files read at once (default: half the cores, at least 1: one file keeps two busy).", valueName: "n"))
     var jobs: Int?
+
+    @Flag(help: "The files are whole: read a last line that has no newline (by default it is held back as still being written).")
+    var complete = false
 
     @Flag(help: "No progress bar and no summary; errors still go to stderr.")
     var quiet = false
@@ -85,6 +94,7 @@ struct IngestCommand: ParsableCommand {
         options.catalogFiles = CatalogLocation.files(explicit: catalogs)
         options.format = format
         if let jobs { options.jobs = jobs }
+        options.complete = complete
         options.quiet = quiet || json
 
         let ingester: Ingester

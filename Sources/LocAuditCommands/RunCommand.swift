@@ -8,14 +8,20 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "The nightly run: ingest what is new in an inbox, audit what it touches, report, archive.",
         discussion: """
-            Every file of the inbox whose content is not stored yet is ingested (with --jobs files
-            at once); then only the devices and apps the new data mentions are audited (a new
-            Info.plist: its app on every device), the reports are written and, with --archive,
-            every file now in the store moves there under the same relative path (a failed file
-            stays). A run with nothing new says so and does nothing else. Device facts come
-            from a sidecar (NAME-DATE.ideviceinfo.txt) else from --inventory (a CSV
-            udid,name,product_type,os_version; a log matches the row whose name, else UDID, is
-            its file name's part before -YYYY-MM-DD).
+            Every file of the inbox whose content is not stored yet is ingested (with
+            --jobs files at once); then only the devices and apps the new data mentions
+            are audited (a new Info.plist: its app on every device), the reports are
+            written and, with --archive, every file now in the store moves there under the
+            same relative path (a failed file stays, and so does a log that ends inside a
+            line: its last line is held back, as in ingest, unless --complete). A run with
+            nothing new says so and does nothing else. Device facts come from a sidecar
+            (NAME-DATE.ideviceinfo.txt) else from --inventory (a CSV
+            udid,name,product_type,os_version; a log matches the row whose name, else
+            UDID, is its file name's part before -YYYY-MM-DD).
+
+            A file modified less than --settle seconds ago (default 60) is still being
+            written: it is left for the next run with its sidecar, and the report and a log
+            line say so.
 
             A lock (DB.lock beside the database) keeps runs from overlapping: a second run waits
             up to --wait seconds, then gives up with exit 4.
@@ -55,6 +61,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4.", valueName: "seconds"))
     var wait: Double = 60
 
+    @Option(help: ArgumentHelp("Leave a file modified less than this many seconds ago (still being written) for the next run, with its sidecar; 0 reads everything at once.", valueName: "seconds"))
+    var settle: Double = 60
+
+    @Flag(help: "The inbox's files are whole: read a last line that has no newline (by default it is held back, as in ingest).")
+    var complete = false
+
     @Flag(help: "Log warnings and errors only; no report on standard output unless asked with --report.")
     var quiet = false
 
@@ -65,6 +77,7 @@ struct RunCommand: ParsableCommand {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if wait < 0 { throw ValidationError("--wait must not be negative.") }
+        if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
     }
 
     func run() throws {
@@ -75,6 +88,8 @@ struct RunCommand: ParsableCommand {
         options.jobs = jobs
         options.catalogFiles = CatalogLocation.files(explicit: catalogFiles)
         options.lockWait = wait
+        options.complete = complete
+        options.settle = settle
         do {
             options.inventory = try inventory.map(Inventory.read)
         } catch let error as InventoryError {

@@ -135,7 +135,7 @@ import Testing
         let body = [
             syslogLine("Dec 31 23:59:58", "Runner(CoreLocation)", 412, Messages.delivery(accuracy: 1)),
             syslogLine("Jan  1 00:00:01", "Runner(CoreLocation)", 412, Messages.delivery(accuracy: 2)),
-        ].joined(separator: "\n")
+        ].joined(separator: "\n") + "\n"
         let path = try ws.write("newyear.log", body)
         // The export was written on 2 January 2027: its first line is from 2026.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_798_848_000)], ofItemAtPath: path)
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func aMissingZoneIsUTCUnlessGivenAndTheSourceSaysWhich() throws {
-        let body = syslogLine("Jul  1 12:00:00", "Runner(CoreLocation)", 412, Messages.delivery())
+        let body = syslogLine("Jul  1 12:00:00", "Runner(CoreLocation)", 412, Messages.delivery()) + "\n"
         let ws = try Workspace()
         let report = try ws.ingest([try ws.write("z.log", body)]) { $0.parse.year = 2026 }
         #expect(report.files.first?.zoneAssumed == true)
@@ -167,15 +167,16 @@ import Testing
 
     @Test func aMessageCutBeforeItsKeyFactIsCountedIncompleteNotStored() throws {
         let ws = try Workspace()
-        let body = syslogLine("Nov 12 12:00:01", "locationd", 64, ##"{"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"##)
+        let body = syslogLine("Nov 12 12:00:01", "locationd", 64, ##"{"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"##) + "\n"
         let report = try ws.ingest([try ws.write("cut.log", body)]) { $0.parse.year = 2026 }
         #expect(report.files.first?.events == 0)
         #expect(report.files.first?.skipped?["incomplete"] == 1)
+        #expect(report.files.first?.heldBackFrom == nil, "a whole line whose message is cut: no line held back")
     }
 
     @Test func theYearComesFromTheDateInTheFileNameBeforeItsModificationTime() throws {
         let ws = try Workspace()
-        let body = syslogLine("Dec 31 23:59:58", "Runner(CoreLocation)", 412, Messages.delivery())
+        let body = syslogLine("Dec 31 23:59:58", "Runner(CoreLocation)", 412, Messages.delivery()) + "\n"
         // Written today (git keeps no file times), named for the day of the export.
         let path = try ws.write("DEV-2027-01-01.log", body)
         _ = try ws.ingest([path])
@@ -184,7 +185,7 @@ import Testing
 
     @Test func theDeviceTimeZoneFromItsSidecarReadsZonelessStamps() throws {
         let ws = try Workspace()
-        let path = try ws.write("DEV-2026-07-01.log", syslogLine("Jul  1 12:00:00", "Runner(CoreLocation)", 412, Messages.delivery()))
+        let path = try ws.write("DEV-2026-07-01.log", syslogLine("Jul  1 12:00:00", "Runner(CoreLocation)", 412, Messages.delivery()) + "\n")
         try ws.write("DEV-2026-07-01.ideviceinfo.txt", "DeviceName: DEV\nProductVersion: 17.5\nTimeZone: Europe/Paris\nUniqueDeviceID: U1\n")
         let report = try ws.ingest([path])
         #expect(report.files.first?.zoneAssumed == false)

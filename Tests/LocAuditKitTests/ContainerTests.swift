@@ -48,7 +48,7 @@ import Testing
             #"Nov 12 12:25:00 locationd[64] <Notice>: "# + Messages.appState("ForegroundRunning", pid: 412, bundle: "com.example.runner"),
             #"Nov 12 12:25:01  Runner(CoreLocation)[412] <Notice>: "# + Messages.delivery(),
             #"Nov 12 12:25:02 QA-iPhone Runner(CoreLocation)[412] <Notice>: "# + Messages.delivery(),
-        ].joined(separator: "\n")
+        ].joined(separator: "\n") + "\n"
         let report = try ws.ingest([try ws.write("x.log", body)]) { $0.parse.year = 2026 }
         #expect(report.files.first?.events == 3)
         let rows = try ws.rows("SELECT process, pid, app_pid, bundle_id FROM events ORDER BY line")
@@ -68,6 +68,7 @@ import Testing
             --------------------------------------------------------------------------------------------------------------------
             Log      - Default:          2, Info:                0, Debug:             0, Error:          0, Fault:          0
             Activity - Create:           0, Transition:          0, Actions:           0
+
             """
         let report = try ws.ingest([try ws.write("show.log", body)])
         let file = try #require(report.files.first)

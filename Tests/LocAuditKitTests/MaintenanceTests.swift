@@ -11,7 +11,7 @@ import Testing
         let inbox = ws.dir.appendingPathComponent("inbox").path
         try generateFleet(into: inbox + "/old", devices: 1, size: "150K", date: "2026-11-10", seed: 2)
         try generateFleet(into: inbox + "/new", devices: 2, size: "200K", date: "2026-11-20")
-        return try NightlyRun(options: RunOptions(inbox: inbox, database: ws.store.path), logger: Logger(label: "test")).run()
+        return try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run()
     }
 
     @Test("prune removes old logs' events and sources, keeps findings, sessions and runs, and measures what it freed")
@@ -82,7 +82,7 @@ import Testing
                                                with: "<key>NSLocationDefaultAccuracyReduced</key>\n\t<true/>")
         #expect(fixed != plist)
         try ws.write("inbox/fixed/com.example.legacy.plist", fixed)
-        let second = try #require(try NightlyRun(options: RunOptions(inbox: inbox, database: ws.store.path), logger: Logger(label: "test")).run().audit)
+        let second = try #require(try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run().audit)
         #expect(second.resolved.map(\.fingerprint) == legacy.map(\.fingerprint))
 
         let summary = try FleetSummary.load(database: ws.store.path, upToRun: second.runId)

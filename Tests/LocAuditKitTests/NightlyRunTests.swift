@@ -29,6 +29,13 @@ func listing(_ dir: String) -> [String] {
     return out.sorted()
 }
 
+/// Run options for an inbox written a moment ago: no waiting for files to settle.
+func settled(_ options: RunOptions) -> RunOptions {
+    var options = options
+    options.settle = 0
+    return options
+}
+
 /// `locaudit run` end to end, with the real binary where processes matter.
 @Suite(.serialized) struct NightlyRunTests {
     @Test("a fleet inbox goes in, is audited, reported and archived; a second run is a no-op")
@@ -39,7 +46,7 @@ func listing(_ dir: String) -> [String] {
         let before = listing(inbox)
         let db = ws.store.path
         let reports = ws.dir.appendingPathComponent("reports").path
-        let first = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--jobs", "2",
+        let first = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--settle", "0", "--jobs", "2",
                                                  "--report", "text:\(reports)/run.txt", "--report", "jsonl:\(reports)/findings.jsonl",
                                                  "--report", "fleet:\(reports)/fleet.txt"])
         #expect([0, 1].contains(first.status), "\(first.stderr)")
@@ -58,7 +65,7 @@ func listing(_ dir: String) -> [String] {
         #expect(first.stderr.contains("info") && first.stderr.contains("ingested"), "logs go to stderr with levels")
         let events = try ws.count("SELECT count(*) FROM events")
 
-        let second = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--verbose"])
+        let second = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--settle", "0", "--verbose"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("debug") && second.stderr.contains("already ingested \(inbox)/apps/"), "--verbose logs every file")
         #expect(second.stdout.contains("Nothing new: nothing audited."), "\(second.stdout)")
@@ -68,7 +75,7 @@ func listing(_ dir: String) -> [String] {
         #expect(listing(inbox) == before, "without --archive nothing moves")
 
         let archive = ws.dir.appendingPathComponent("archive").path
-        let third = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--archive", archive, "--quiet"])
+        let third = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--settle", "0", "--archive", archive, "--quiet"])
         #expect(third.status == 0, "\(third.stderr)")
         #expect(third.stdout.isEmpty && third.stderr.isEmpty, "--quiet prints nothing when all is well")
         #expect(listing(archive) == before, "same relative layout, sidecars and apps/ included")
@@ -82,7 +89,7 @@ func listing(_ dir: String) -> [String] {
         let before = listing(ws.dir.appendingPathComponent("inbox").path)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: locauditExecutable)
-        p.arguments = ["run", "--inbox", "inbox", "--db", "test.sqlite", "--archive", "archive"]
+        p.arguments = ["run", "--inbox", "inbox", "--db", "test.sqlite", "--settle", "0", "--archive", "archive"]
         p.currentDirectoryURL = ws.dir
         let out = Pipe()
         p.standardOutput = out
@@ -102,7 +109,7 @@ func listing(_ dir: String) -> [String] {
         let ws = try Workspace()
         let inbox = ws.dir.appendingPathComponent("inbox").path
         try generateFleet(into: inbox, devices: 2, size: "200K")
-        let first = try NightlyRun(options: RunOptions(inbox: inbox, database: ws.store.path), logger: Logger(label: "test")).run()
+        let first = try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run()
         #expect(first.devices == nil, "new Info.plists: their apps on every device")
         #expect(first.audit != nil)
         // The next day: one device only, no new app plists.
@@ -110,7 +117,7 @@ func listing(_ dir: String) -> [String] {
         try generateFleet(into: next, devices: 1, size: "100K", date: "2026-11-21", seed: 2)
         try FileManager.default.removeItem(atPath: next + "/apps")
         for name in listing(next) { try FileManager.default.moveItem(atPath: next + "/" + name, toPath: inbox + "/" + name) }
-        let second = try NightlyRun(options: RunOptions(inbox: inbox, database: ws.store.path), logger: Logger(label: "test")).run()
+        let second = try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run()
         #expect(second.newFiles.map { ($0.path as NSString).lastPathComponent } == ["qa-fleet-01-2026-11-21.log.gz"])
         let device = try #require(try sidecarDevice(inbox + "/qa-fleet-01-2026-11-21.log.gz"))
         #expect(second.devices == [device])
@@ -133,7 +140,7 @@ func listing(_ dir: String) -> [String] {
         let ws = try Workspace()
         let inbox = ws.dir.appendingPathComponent("inbox").path
         try generateFleet(into: inbox, devices: 3, size: "150K")
-        _ = try NightlyRun(options: RunOptions(inbox: inbox, database: ws.store.path), logger: Logger(label: "test")).run()
+        _ = try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run()
         let devices = try ws.rows("SELECT DISTINCT device_id FROM sessions ORDER BY 1").map { $0[0] as String }
         #expect(devices.count == 3)
         let third = try ws.rows("SELECT * FROM sessions WHERE device_id = ? ORDER BY id", [devices[2]]).map(\.description)
@@ -158,7 +165,7 @@ func listing(_ dir: String) -> [String] {
         let bad = inbox + "/qa-fleet-09-2026-11-20.log.gz"
         try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: bad))
         let archive = ws.dir.appendingPathComponent("archive").path
-        let result = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", ws.store.path, "--archive", archive])
+        let result = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", ws.store.path, "--settle", "0", "--archive", archive])
         #expect(result.status == 5, "\(result.stderr)")
         #expect(result.stdout.contains("2 new logs, \(listing(archive + "/apps").count) new Info.plists, 0 already ingested, 1 failed"), "\(result.stdout)")
         #expect(result.stdout.contains("Failed (nothing of these was stored"))
@@ -167,6 +174,67 @@ func listing(_ dir: String) -> [String] {
         #expect(try ws.count("SELECT count(*) FROM sources WHERE container = 'idevicesyslog'") == 2)
         #expect(try ws.count("SELECT count(*) FROM audit_runs") == 1)
         #expect(listing(inbox) == ["qa-fleet-09-2026-11-20.log.gz"], "a failed file is never moved")
+    }
+
+    @Test("a file changed within --settle seconds waits with its sidecar: not ingested, not archived, named in the report and the log")
+    func unsettledFilesWait() throws {
+        let ws = try Workspace()
+        let inbox = ws.dir.appendingPathComponent("inbox").path
+        try generateFleet(into: inbox, devices: 3, size: "100K")
+        // Copied two minutes ago, but 02's log and 03's sidecar are still being written.
+        func touch(_ name: String, _ date: Date) throws {
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: inbox + "/" + name)
+        }
+        for name in listing(inbox) { try touch(name, Date().addingTimeInterval(-120)) }
+        let waiting = ["qa-fleet-02-2026-11-20.log.gz", "qa-fleet-03-2026-11-20.ideviceinfo.txt"]
+        for name in waiting { try touch(name, Date()) }
+        let archive = ws.dir.appendingPathComponent("archive").path
+        let first = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", ws.store.path, "--archive", archive])
+        #expect([0, 1].contains(first.status), "\(first.stderr)")
+        #expect(first.stdout.contains("1 new logs"), "\(first.stdout)")
+        #expect(first.stdout.contains("Left for the next run (it or its sidecar changed in the last 60 s):\n  \(inbox)/qa-fleet-02-2026-11-20.log.gz\n  \(inbox)/qa-fleet-03-2026-11-20.log.gz\n"), "\(first.stdout)")
+        for name in ["qa-fleet-02-2026-11-20.log.gz", "qa-fleet-03-2026-11-20.log.gz"] {
+            #expect(first.stderr.contains("\(inbox)/\(name): it or its sidecar changed in the last 60 s; left for the next run"), "\(first.stderr)")
+        }
+        #expect(try ws.count("SELECT count(*) FROM sources WHERE container = 'idevicesyslog'") == 1)
+        #expect(listing(inbox) == ["qa-fleet-02-2026-11-20.ideviceinfo.txt", "qa-fleet-02-2026-11-20.log.gz",
+                                   "qa-fleet-03-2026-11-20.ideviceinfo.txt", "qa-fleet-03-2026-11-20.log.gz"],
+                "a log waits with its sidecar, whichever of the two is still changing")
+
+        // The next night they have settled.
+        for name in listing(inbox) { try touch(name, Date().addingTimeInterval(-120)) }
+        let second = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", ws.store.path, "--archive", archive])
+        #expect([0, 1].contains(second.status), "\(second.stderr)")
+        #expect(second.stdout.contains("2 new logs, 0 new Info.plists"), "\(second.stdout)")
+        #expect(!second.stdout.contains("Left for the next run"))
+        #expect(listing(inbox).isEmpty)
+        #expect(try ws.count("SELECT count(*) FROM sources WHERE container = 'idevicesyslog' AND os_version IS NOT NULL") == 3)
+    }
+
+    @Test("a log that ends inside a line: the rest is stored, the report says so, it stays in the inbox for the next run")
+    func heldBackLineStaysInTheInbox() throws {
+        let ws = try Workspace()
+        let inbox = ws.dir.appendingPathComponent("inbox").path
+        let whole = IncompleteInputTests.coarseLog
+        let log = try ws.write("inbox/device-2026-11-20.log", String(whole.dropLast(20)))
+        try ws.write("inbox/device-2026-11-20.ideviceinfo.txt", IncompleteInputTests.facts)
+        var options = settled(RunOptions(inbox: inbox, database: ws.store.path))
+        options.archive = ws.dir.appendingPathComponent("archive").path
+        let first = try NightlyRun(options: options, logger: Logger(label: "test")).run()
+        let stored = try #require(first.newLogs.first)
+        let lines = whole.split(separator: "\n").count
+        #expect(stored.heldBackFrom == lines)
+        #expect(RunSummaryReporter.generateReport(first).contains("Held back (the file ends inside a line: a copy still under way? It stays in the inbox for the next run):\n  \(log): from line \(lines)\n"),
+                "\(RunSummaryReporter.generateReport(first))")
+        #expect(first.archived.isEmpty)
+        #expect(listing(inbox) == ["device-2026-11-20.ideviceinfo.txt", "device-2026-11-20.log"])
+
+        try ws.write("inbox/device-2026-11-20.log", whole)
+        let second = try NightlyRun(options: options, logger: Logger(label: "test")).run()
+        #expect(second.newLogs.first?.events == 1, "only the line held back")
+        #expect(second.newLogs.first?.heldBackFrom == nil)
+        #expect(listing(inbox).isEmpty)
+        #expect(try ws.count("SELECT count(*) FROM events") == (stored.events ?? 0) + 1)
     }
 
     @Test("two runs started together: the lock holds, nothing is doubled, one audit")
@@ -178,7 +246,7 @@ func listing(_ dir: String) -> [String] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: locauditExecutable)
             let report = ws.dir.appendingPathComponent("report-\(n).txt").path
-            p.arguments = ["run", "--inbox", inbox, "--db", ws.store.path, "--jobs", "1", "--wait", "60", "--report", "text:\(report)"]
+            p.arguments = ["run", "--inbox", inbox, "--db", ws.store.path, "--settle", "0", "--jobs", "1", "--wait", "60", "--report", "text:\(report)"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             return p
@@ -208,7 +276,7 @@ func listing(_ dir: String) -> [String] {
         #expect(prune.status == 4, "prune takes the same lock")
     }
 
-    @Test("usage errors exit 2: no inbox, bad inventory")
+    @Test("usage errors exit 2: no inbox, bad inventory, negative --settle")
     func usageErrors() throws {
         let ws = try Workspace()
         #expect(try run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("nope").path, "--db", ws.store.path]).status == 2)
@@ -219,6 +287,9 @@ func listing(_ dir: String) -> [String] {
         let bad = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.store.path, "--inventory", csv])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("header row"))
+        let settle = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.store.path, "--settle=-1"])
+        #expect(settle.status == 2)
+        #expect(settle.stderr.contains("--settle must be a number of seconds, 0 or more"), "\(settle.stderr)")
     }
 }
 
@@ -237,7 +308,7 @@ func listing(_ dir: String) -> [String] {
             00008030-AAAA,qa-fleet-01,"iPhone12,1",9.9
             00008030-BBBB,QA-Fleet-02,"iPhone13,2",16.7.2
             """, path: "inv.csv")
-        var options = RunOptions(inbox: inbox, database: ws.store.path)
+        var options = settled(RunOptions(inbox: inbox, database: ws.store.path))
         options.inventory = inventory
         let report = try NightlyRun(options: options, logger: Logger(label: "test")).run()
         let byName = Dictionary(uniqueKeysWithValues: report.newLogs.map { (($0.path as NSString).lastPathComponent, $0) })

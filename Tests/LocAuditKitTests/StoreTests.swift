@@ -38,7 +38,7 @@ import Testing
     @Test func identicalLinesInOneSecondAreAllKept() throws {
         let ws = try Workspace()
         let line = syslogLine("Nov 12 12:00:00", "Runner(CoreLocation)", 412, Messages.call("startUpdatingLocation"))
-        let report = try ws.ingest([try ws.write("rep.log", [line, line, line].joined(separator: "\n"))]) { $0.parse.year = 2026 }
+        let report = try ws.ingest([try ws.write("rep.log", [line, line, line].joined(separator: "\n") + "\n")]) { $0.parse.year = 2026 }
         #expect(report.files.first?.events == 3)
     }
 
@@ -90,7 +90,7 @@ import Testing
             syslogLine("Nov 12 12:00:06", "Tracker(CoreLocation)", 600, Messages.delivery()),
             // Nothing links this one.
             syslogLine("Nov 12 12:00:07", "Mystery(CoreLocation)", 800, Messages.delivery()),
-        ].joined(separator: "\n")
+        ].joined(separator: "\n") + "\n"
         let report = try ws.ingest([try ws.write("links.log", body)]) { $0.parse.year = 2026; $0.infoPlists = [plist] }
         #expect(report.failed == 0)
         let rows = try ws.rows("SELECT process, bundle_id, bundle_via FROM events WHERE kind = 'location' ORDER BY line")
@@ -100,7 +100,7 @@ import Testing
 
     @Test func anInfoPlistIngestedLaterLinksEarlierLines() throws {
         let ws = try Workspace()
-        _ = try ws.ingest([try ws.write("w.log", syslogLine("Nov 12 12:00:00", "WeatherNow(CoreLocation)", 500, Messages.delivery()))]) { $0.parse.year = 2026 }
+        _ = try ws.ingest([try ws.write("w.log", syslogLine("Nov 12 12:00:00", "WeatherNow(CoreLocation)", 500, Messages.delivery()) + "\n")]) { $0.parse.year = 2026 }
         #expect(try ws.count("SELECT count(*) FROM events WHERE bundle_id IS NULL") == 1)
         _ = try ws.ingest([packageRoot.appendingPathComponent("samples/apps").path])
         #expect(try ws.count("SELECT count(*) FROM events WHERE bundle_id = 'com.example.weather'") == 1)

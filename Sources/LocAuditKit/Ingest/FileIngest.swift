@@ -45,10 +45,9 @@ struct FileIngest {
             head += chunk.bytes.prefix(FileIngest.headBytes - head.count)
         }
         guard let container = ingester.options.format ?? Container.detect(head) else {
-            let firstLine = String(decoding: head.prefix(while: { $0 != 0x0a }).prefix(80), as: UTF8.self)
             throw IngestError(description: head.isEmpty
                 ? "the file is empty; nothing to ingest."
-                : "cannot tell which kind of log this is (line 1: \"\(firstLine)\"). Name it with --format (\(Container.allCases.map(\.rawValue).joined(separator: ", "))).")
+                : "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --format (\(FileIngest.formats)).")
         }
 
         var parseOptions = ingester.options.parse
@@ -64,7 +63,7 @@ struct FileIngest {
             do {
                 var factsBytes: [UInt8] = []
                 if container.isLog {
-                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, catalog = ingester.catalog, bar, path] out in
+                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, head, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
                         let batches = ParsedBatches(out)
                         let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
                         for chunk in held {
@@ -75,7 +74,8 @@ struct FileIngest {
                             try parser.consume(chunk.bytes)
                             bar.update(path: path, offset: chunk.fileOffset)
                         }
-                        try parser.finish()
+                        try parser.finish(complete: complete || stream.endedWithTrailer)
+                        if let error = FileIngest.unread(parser, forced: forced, head: head) { throw error }
                         try batches.flush()
                         parsedCounts.value = parser.counts
                     }
@@ -148,6 +148,7 @@ struct FileIngest {
                 report.skipped = skipped
                 report.firstSkippedLine = counts.firstLine.isEmpty ? nil : counts.firstLine
                 report.notes = counts.notes
+                report.heldBackFrom = counts.heldBackFrom
             }
             return report
         }
@@ -164,6 +165,32 @@ struct FileIngest {
         return try db.read { db in
             try String.fetchOne(db, sql: "SELECT path FROM sources WHERE size = ? AND file_sha256 = ?", arguments: [size, sha])
         }
+    }
+
+    /// Why a log of which nothing could be read is not recorded: so that the retry, with the
+    /// right `--format` or once the file is whole, is not skipped as already ingested.
+    static func unread(_ parser: RecordParser, forced: Bool, head: [UInt8]) -> IngestError? {
+        let container = parser.container.rawValue
+        if parser.recognisesNothing {
+            let record = "no line is \(container.hasPrefix("i") ? "an" : "a") \(container) record (line 1: \"\(firstLine(head))\")"
+            guard forced else {
+                return IngestError(description: "its first lines looked like \(container), but \(record). If it is a device log, name its kind with --format (\(formats)).")
+            }
+            if let detected = Container.detect(head), detected != parser.container {
+                return IngestError(description: "\(record): it is not \(container). Drop --format: the file looks like \(detected.rawValue).")
+            }
+            return IngestError(description: "\(record): it is not \(container). Drop --format, or name another kind (\(formats)).")
+        }
+        if !parser.sawContent, parser.counts.heldBackFrom != nil {
+            return IngestError(description: "no complete line yet: the file ends without a newline (a copy still under way?). Ingest it once it is whole, or with --complete if it is.")
+        }
+        return nil
+    }
+
+    static var formats: String { Container.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    static func firstLine(_ head: [UInt8]) -> String {
+        String(decoding: head.prefix(while: { $0 != 0x0a && $0 != 0x0d && $0 != 0 }).prefix(80), as: UTF8.self)
     }
 
     /// The last `YYYY-MM-DD` in a file name, as the end of that day (UTC).

@@ -28,6 +28,8 @@ public struct FileReport: Codable, Sendable {
     /// For reasons that point at a damaged line (`malformed`, `bad-timestamp`, `incomplete`, `too-long`): the first such line.
     public var firstSkippedLine: [String: Int]?
     public var notes: [String: Int]?
+    /// The first line held back because the file ended inside it (see `ParseCounts.heldBackFrom`).
+    public var heldBackFrom: Int?
     /// For `already-ingested`: the path it was first ingested from.
     public var sameAs: String?
     /// For `failed`: what went wrong and what to do.
@@ -85,6 +87,9 @@ public struct IngestReport: Codable, Sendable {
                 }
                 if let notes = f.notes, !notes.isEmpty {
                     out += "  notes: " + notes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+                }
+                if let line = f.heldBackFrom {
+                    out += "  held back from line \(line): the file ends inside it (a copy still under way?); ingest the file again once it is whole: only what is missing is added\n"
                 }
             }
         }

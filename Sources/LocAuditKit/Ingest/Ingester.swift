@@ -18,6 +18,8 @@ public struct IngestOptions: Sendable {
     public var format: Container?
     /// Files read at once.
     public var jobs = IngestOptions.defaultJobs
+    /// The files are whole (`--complete`): a last line without its newline is read, not held back.
+    public var complete = false
 
     /// Half the cores: one file already keeps two busy (reading and inflating, parsing,
     /// writing overlap), so more files at once only add contention (measured by

@@ -85,7 +85,7 @@ public struct ParseOptions: Sendable {
 /// What parsing one file found, for the source row and the summary.
 public struct ParseCounts: Sendable, Codable, Equatable {
     public var linesRead = 0
-    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `not-location`, `too-long`, `duplicate`).
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`).
     public var skipped: [String: Int] = [:]
     /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`, ...).
     public var notes: [String: Int] = [:]
@@ -98,6 +98,9 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     public var zoneAssumed = false
     /// The first line skipped for each reason that points at a damaged line, so a person can open it.
     public var firstLine: [String: Int] = [:]
+    /// The line from which the end of the content was held back: the file ended inside a
+    /// line (or a `--style json` object) and was not known complete.
+    public var heldBackFrom: Int?
 
     mutating func skip(_ reason: String, line: Int? = nil) {
         skipped[reason, default: 0] += 1
@@ -150,6 +153,16 @@ final class RecordParser {
     private var jsonEscape = false
     private var jsonObject: [UInt8] = []
     private var jsonObjectLine = 0
+    /// JSON-array container: whether its first byte that is not blank was read.
+    private var jsonStarted = false
+
+    /// Lines (or JSON objects) of this container's own shape: records, banners and notices,
+    /// the ndjson trailer, the opening of a `--style json` array.
+    private var recognised = 0
+    /// Whether a line with more than blanks was read (a held-back last line is not read).
+    private(set) var sawContent = false
+    /// The content has lines but none of this container's shape: the file is of another kind.
+    var recognisesNothing: Bool { recognised == 0 && sawContent }
 
     init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
         self.container = container
@@ -224,11 +237,49 @@ final class RecordParser {
     }
 
     /// Ends the content: the last line without a newline, the last record.
-    func finish() throws {
-        if !carry.isEmpty || carryTooLong { try flushCarry() }
+    ///
+    /// A file still being written (or copied) ends inside a line. Unless the content is
+    /// known `complete`, a last line without its newline is held back: counted `incomplete`,
+    /// never read, and so is the text record it would continue; the grown file, ingested
+    /// again, adds it (its other lines are duplicates by fingerprint). A `--style json`
+    /// array needs no such rule: an object is read when its closing brace is, and one still
+    /// open at the end is held back.
+    func finish(complete: Bool) throws {
+        if !carry.isEmpty || carryTooLong {
+            if complete || container == .logJSON { try flushCarry() } else { holdBackLastLine() }
+        }
         try emitPending()
+        if container == .logJSON, jsonDepth > 0 {
+            counts.skip("incomplete", line: jsonObjectLine)
+            if !complete { counts.heldBackFrom = jsonObjectLine }
+        }
         if container == .idevicesyslog, let s = lastStamp {
             counts.lastUS = clock.utc(month: s.month, day: s.day, seconds: s.seconds).us
+        }
+    }
+
+    private func holdBackLastLine() {
+        lineNumber += 1
+        counts.linesRead += 1
+        var from = lineNumber
+        if let record = pending, carryTooLong || continuesRecord(carry) {
+            from = record.line
+            pending = nil
+        }
+        counts.skip("incomplete", line: from)
+        counts.heldBackFrom = from
+        carry = []
+        carryTooLong = false
+    }
+
+    /// Whether a text line would be read as part of the record before it.
+    private func continuesRecord(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer { raw in
+            var b = raw
+            if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
+            if b.isEmpty { return true }
+            if case .other = textHeader(b) { return true }
+            return false
         }
     }
 
@@ -237,6 +288,7 @@ final class RecordParser {
         counts.linesRead += 1
         var b = raw
         if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
+        if !sawContent { sawContent = b.contains { $0 != 0x20 && $0 != 0x09 } }
         switch container {
         case .idevicesyslog, .logShow, .logSyslog: try textLine(b)
         case .logNDJSON: try jsonRecordLine(b)
@@ -254,17 +306,13 @@ final class RecordParser {
             if pending != nil { counts.note("continuation"); appendContinuation(b) } else { counts.skip("noise") }
             return
         }
-        let parsed: TextLine
-        switch container {
-        case .idevicesyslog: parsed = TextHeaders.idevicesyslog(b)
-        case .logShow: parsed = TextHeaders.logShow(b)
-        default: parsed = TextHeaders.logSyslog(b)
-        }
-        switch parsed {
+        switch textHeader(b) {
         case .record(let h):
+            recognised += 1
             try emitPending()
             try startRecord(h, b)
         case .noise:
+            recognised += 1
             try emitPending()
             counts.skip("noise")
         case .badTimestamp:
@@ -277,6 +325,14 @@ final class RecordParser {
             } else {
                 counts.skip("malformed", line: lineNumber)
             }
+        }
+    }
+
+    private func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
+        switch container {
+        case .idevicesyslog: TextHeaders.idevicesyslog(b)
+        case .logShow: TextHeaders.logShow(b)
+        default: TextHeaders.logSyslog(b)
         }
     }
 
@@ -382,13 +438,19 @@ final class RecordParser {
     // MARK: JSON containers
 
     private static let eventMessageKey = Array("\"eventMessage\"".utf8)
+    private static let finishedKey = Array("\"finished\"".utf8)
 
     private func jsonRecordLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         var i = 0
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
         if i == b.count { counts.skip("noise"); return }
         guard b[i] == UInt8(ascii: "{") else {
-            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) { counts.skip("noise") } else { counts.skip("malformed", line: lineNumber) }
+            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) {
+                recognised += 1
+                counts.skip("noise")
+            } else {
+                counts.skip("malformed", line: lineNumber)
+            }
             return
         }
         try jsonRecord(UnsafeBufferPointer(rebasing: b[i...]), line: lineNumber)
@@ -397,10 +459,14 @@ final class RecordParser {
     /// One `log show --style ndjson|json` record.
     private func jsonRecord(_ b: UnsafeBufferPointer<UInt8>, line: Int) throws {
         guard JSONScan.string(key: RecordParser.eventMessageKey, in: b, into: &scratch) else {
-            // The trailer {"count":N,"finished":1}, or a record with no message.
+            // The trailer {"count":N,"finished":1}, or an object with no message.
+            if RecordParser.finishedKey.withUnsafeBufferPointer({ memmem(b.baseAddress, b.count, $0.baseAddress, $0.count) }) != nil {
+                recognised += 1
+            }
             counts.skip("noise")
             return
         }
+        recognised += 1
         let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
         let text = String(decoding: b, as: UTF8.self)
         guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: line); return }
@@ -430,6 +496,10 @@ final class RecordParser {
 
     /// `--style json`: objects spread over lines inside one array.
     private func jsonArrayLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        if !jsonStarted, let first = b.first(where: { $0 != 0x20 && $0 != 0x09 }) {
+            jsonStarted = true
+            if first == UInt8(ascii: "[") { recognised += 1 }
+        }
         var objectStart: Int? = nil
         for i in 0..<b.count {
             let c = b[i]
@@ -470,6 +540,7 @@ final class RecordParser {
         let text = String(decoding: b, as: UTF8.self)
         if text.allSatisfy({ $0 == " " || $0 == "\t" }) { counts.skip("noise"); return }
         guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: lineNumber); return }
+        if case .string? = fields["type"] { recognised += 1 }
         guard case .string("access")? = fields["type"], case .string("location")? = fields["category"] else {
             counts.skip("not-location")
             return

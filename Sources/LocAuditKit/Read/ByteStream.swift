@@ -51,6 +51,10 @@ final class ByteStream {
     private var inflatedHash = SHA256()
     /// Content bytes produced so far.
     private(set) var contentSize: Int64 = 0
+    /// Whether the content is known whole, once `next()` has returned nil: a gzip stream
+    /// whose last member ended with its trailer (zlib checks its length and CRC). A plain
+    /// file or a pipe has no end marker: it may still be being written.
+    private(set) var endedWithTrailer = false
 
     init(path: String) throws {
         if path == "-" {
@@ -94,7 +98,11 @@ final class ByteStream {
             sawAnyByte = true
             isGzip = inputEnd - inputStart >= 2 && input[inputStart] == 0x1f && input[inputStart + 1] == 0x8b
         }
-        return isGzip ? try nextInflated() : try nextPlain()
+        guard let chunk = isGzip ? try nextInflated() : try nextPlain() else {
+            endedWithTrailer = isGzip && !memberOpen
+            return nil
+        }
+        return chunk
     }
 
     private func nextPlain() throws -> ByteChunk? {

@@ -14,6 +14,14 @@ public enum RunSummaryReporter {
             out += "\nFailed (nothing of these was stored; fix and leave them in the inbox for the next run):\n"
             for f in run.failedFiles { out += "  \(ReportText.oneLine(f.path)): \(ReportText.oneLine(f.error ?? "unknown error"))\n" }
         }
+        if !run.settling.isEmpty {
+            out += "\nLeft for the next run (it or its sidecar changed in the last \(RunReport.seconds(run.settle)) s):\n"
+            for path in run.settling { out += "  \(ReportText.oneLine(path))\n" }
+        }
+        if !run.heldBack.isEmpty {
+            out += "\nHeld back (the file ends inside a line: a copy still under way? It stays in the inbox for the next run):\n"
+            for f in run.heldBack { out += "  \(ReportText.oneLine(f.path)): from line \(f.heldBackFrom ?? 0)\n" }
+        }
         if !run.unknownFacts.isEmpty {
             out += "\nDevice facts unknown (add a sidecar .ideviceinfo.txt or an inventory row):\n"
             for f in run.unknownFacts {

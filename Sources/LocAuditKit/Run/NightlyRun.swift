@@ -16,6 +16,11 @@ public struct RunOptions: Sendable {
     public var catalogFiles: [String] = []
     /// Seconds to wait for another run's lock before giving up (exit 4).
     public var lockWait: TimeInterval = 60
+    /// The files are whole (`--complete`): a last line without its newline is read.
+    public var complete = false
+    /// A file modified less than this many seconds ago is still being written: it (with its
+    /// sidecar) is left for the next run (`--settle`; 0 reads everything at once).
+    public var settle: TimeInterval = 60
 
     public init(inbox: String, database: String) {
         self.inbox = inbox
@@ -34,6 +39,13 @@ public struct RunReport: Sendable {
     public var apps: Set<String>?
     /// Newly ingested logs whose device or iOS version stayed unknown.
     public var unknownFacts: [FileReport]
+    /// Files left for the next run, untouched: they (or their sidecar) changed less than
+    /// `settle` seconds before the run looked.
+    public var settling: [String] = []
+    /// The run's `--settle` seconds.
+    public var settle: TimeInterval = 0
+    /// New logs that ended inside a line: the rest is stored, the file stays in the inbox.
+    public var heldBack: [FileReport] { newLogs.filter { $0.heldBackFrom != nil } }
     /// Files moved to the archive (inbox path -> archive path).
     public var archived: [(from: String, to: String)] = []
     /// Files that could not be moved, and why (they stay in the inbox).
@@ -51,6 +63,11 @@ public struct RunReport: Sendable {
         if !failedFiles.isEmpty { return 5 }
         return audit?.exitCode ?? 0
     }
+}
+
+extension RunReport {
+    /// Seconds as people write them: 60, 0.5.
+    static func seconds(_ value: TimeInterval) -> String { String(format: "%g", value) }
 }
 
 extension FileReport {
@@ -83,28 +100,37 @@ public struct NightlyRun {
         let store = try Store(path: options.database)
         // New events get ids above this one: the scope query reads only them.
         let lastEventBefore = try store.connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM events") } ?? 0
-        var ingestOptions = IngestOptions(paths: [options.inbox])
+        let (ready, settling) = try settled(Ingester.expand([options.inbox]))
+        for path in settling {
+            log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
+        }
+        var ingestOptions = IngestOptions(paths: ready)
         ingestOptions.inventory = options.inventory
         ingestOptions.jobs = options.jobs
         ingestOptions.catalogFiles = options.catalogFiles
+        ingestOptions.complete = options.complete
         ingestOptions.quiet = true
         let ingest = try Ingester(store: store, options: ingestOptions).run { file in
             switch file.outcome {
-            case .ingested: log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
+            case .ingested:
+                log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
+                if let line = file.heldBackFrom {
+                    log.notice("\(file.path) ends inside line \(line): held back from there, the file stays in the inbox")
+                }
             case .alreadyIngested: log.debug("already ingested \(file.path)")
             case .failed: log.error("FAILED \(file.path): \(file.error ?? "unknown error")")
             }
         }
         let new = ingest.files.filter { $0.outcome == .ingested }
         let unknown = new.filter { $0.isLog && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
-        var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown)
+        var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown, settling: settling, settle: options.settle)
         for file in unknown {
             log.warning("\(file.path): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
         }
 
         if new.isEmpty {
             log.notice(report.failedFiles.isEmpty
-                ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested); nothing audited"
+                ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
                 : "nothing new stored from \(options.inbox); \(report.failedFiles.count) files failed")
         } else {
             (report.devices, report.apps) = try scope(of: new, eventsAfter: lastEventBefore, in: store)
@@ -121,6 +147,26 @@ public struct NightlyRun {
         }
         if let archive = options.archive { self.archive(into: archive, &report) }
         return report
+    }
+
+    /// The inbox's files split into those to read now and those still being written: a
+    /// file whose modification time is less than `settle` seconds old (every write moves it;
+    /// a copy that sets it back, like `cp -p`, does so once the file is whole). A log and its
+    /// sidecar wait together, whichever of the two is changing; a sidecar is never listed on
+    /// its own (the ingest reads it with its log).
+    func settled(_ files: [String]) -> (ready: [String], settling: [String]) {
+        guard options.settle > 0 else { return (files, []) }
+        let now = Date()
+        func changing(_ path: String) -> Bool {
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return false }
+            return now.timeIntervalSince(modified) < options.settle
+        }
+        let sidecars = Set(files.compactMap(Ingester.sidecar(of:)))
+        var ready: [String] = [], settling: [String] = []
+        for path in files where !sidecars.contains(path) {
+            if changing(path) || Ingester.sidecar(of: path).map(changing) == true { settling.append(path) } else { ready.append(path) }
+        }
+        return (ready, settling)
     }
 
     /// The devices and apps new files touch: the devices of new logs and the apps of their
@@ -143,11 +189,12 @@ public struct NightlyRun {
     }
 
     /// Moves every file that is in the store (new or already there), with its sidecar, to the
-    /// archive under the same relative path. A failed file stays where it is.
+    /// archive under the same relative path. A failed file stays where it is, and so does a
+    /// file that ended inside a line (a copy that may yet be completed in place).
     func archive(into archive: String, _ report: inout RunReport) {
         let fm = FileManager.default
         let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
-        let stored = report.ingest.files.filter { $0.outcome != .failed }.map(\.path)
+        let stored = report.ingest.files.filter { $0.outcome != .failed && $0.heldBackFrom == nil }.map(\.path)
         let sidecars = stored.compactMap(Ingester.sidecar(of:))
         var moved = Set<String>()
         for path in stored + sidecars {
