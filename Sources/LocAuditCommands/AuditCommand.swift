@@ -74,7 +74,11 @@ struct AuditCommand: ParsableCommand {
         if !unknown.isEmpty {
             throw ValidationError("Unknown rule \(unknown.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them.")
         }
-        if reducedAccuracyFloor <= 0 { throw ValidationError("--reduced-accuracy-floor must be positive.") }
+        if !(reducedAccuracyFloor.isFinite && reducedAccuracyFloor > 0) {
+            throw ValidationError("--reduced-accuracy-floor takes a positive number of metres (got \(reducedAccuracyFloor)).")
+        }
+        try requireText(device, "--device", "a device id (its UDID or name)")
+        try requireText(app, "--app", "a bundle id")
     }
 
     func run() throws {

@@ -67,7 +67,11 @@ struct IngestCommand: ParsableCommand {
             throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if let year, !(1970...2100).contains(year) { throw ValidationError("--year must be a four-digit year.") }
+        if let year, !(1970...2100).contains(year) { throw ValidationError("--year takes 1970 to 2100 (got \(year)).") }
+        if let os, os.range(of: #"^[1-9][0-9]?(\.[0-9]{1,3}){0,2}$"#, options: .regularExpression) == nil {
+            throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
+        }
+        try requireText(device, "--device", "a device id (its UDID or name)")
     }
 
     func run() throws {

@@ -46,6 +46,22 @@ public struct LocAudit: ParsableCommand {
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database (default: $LOCAUDIT_DB, else ./locaudit.sqlite).", valueName: "path"))
     var db: String?
+
+    func validate() throws {
+        if db?.isEmpty == true { throw ValidationError("--db needs the path of the database file, not an empty string.") }
+    }
+}
+
+/// An option that names something (a device, an app) takes a non-blank value.
+func requireText(_ value: String?, _ option: String, _ what: String) throws {
+    if let value, value.trimmingCharacters(in: .whitespaces).isEmpty {
+        throw ValidationError("\(option) needs \(what), not an empty string.")
+    }
+}
+
+/// `--wait` of `run` and `prune`: at most a day (a finite number of seconds that fits every clock).
+func validateWait(_ wait: Double) throws {
+    if !(0...86_400).contains(wait) { throw ValidationError("--wait takes 0 to 86400 seconds (a day); got \(wait).") }
 }
 
 func printError(_ message: String) {

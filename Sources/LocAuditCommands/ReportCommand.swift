@@ -19,6 +19,10 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var reporting: ReportFlags
 
+    func validate() throws {
+        if let runId, runId < 1 { throw ValidationError("--run takes an audit run's id, 1 or more (got \(runId)).") }
+    }
+
     func run() throws {
         let path = Store.defaultPath(store.db)
         do {

@@ -52,7 +52,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("catalog"), help: ArgumentHelp("A message catalog file over the built-in one; repeatable.", valueName: "file"))
     var catalogFiles: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4 (0 to 86400).", valueName: "seconds"))
     var wait: Double = 60
 
     @Flag(help: "Log warnings and errors only; no report on standard output unless asked with --report.")
@@ -64,7 +64,7 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if wait < 0 { throw ValidationError("--wait must not be negative.") }
+        try validateWait(wait)
     }
 
     func run() throws {

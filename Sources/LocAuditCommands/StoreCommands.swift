@@ -10,7 +10,8 @@ struct PruneCommand: ParsableCommand {
             A log is old when its last line is older than --older-than (30d, 12h, 2w). Its events
             and its row in sources go; findings keep their evidence as file and line, sessions
             and audit runs stay. The database is then vacuumed and the bytes freed measured.
-            Takes the nightly run's lock (waits up to --wait seconds).
+            Takes the nightly run's lock (waits up to --wait seconds). The largest age is 100
+            years (36500d).
 
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
             4 a run holds the lock.
@@ -22,14 +23,17 @@ struct PruneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Age of the logs to remove: 30d, 12h, 2w.", valueName: "age"))
     var olderThan: String
 
-    @Option(help: ArgumentHelp("Seconds to wait for a running `locaudit run`.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for a running `locaudit run` (0 to 86400).", valueName: "seconds"))
     var wait: Double = 60
 
     @Flag(help: "Print the result as JSON.")
     var json = false
 
     func validate() throws {
-        if Maintenance.parseAge(olderThan) == nil { throw ValidationError("--older-than '\(olderThan)' is not an age; use 30d, 12h or 2w.") }
+        do { _ = try Maintenance.parseAge(olderThan) } catch let error as AgeError {
+            throw ValidationError("--older-than \(error.description)")
+        }
+        try validateWait(wait)
     }
 
     func run() throws {
@@ -38,11 +42,10 @@ struct PruneCommand: ParsableCommand {
             printError(AuditError.databaseMissing(path).description)
             throw ExitCode(3)
         }
-        let cutoff = Date().addingTimeInterval(-Maintenance.parseAge(olderThan)!)
         let report: PruneReport
         do {
             let lock = try RunLock(database: path, wait: wait)
-            report = try Maintenance.prune(database: path, cutoffUS: Int64(cutoff.timeIntervalSince1970 * 1_000_000))
+            report = try Maintenance.prune(database: path, olderThan: try Maintenance.parseAge(olderThan))
             withExtendedLifetime(lock) {}
         } catch let error as RunError {
             printError(error.description)
