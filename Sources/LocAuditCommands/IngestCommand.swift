@@ -17,7 +17,9 @@ struct IngestCommand: ParsableCommand {
 
             A file is stored wholly or not at all; a file whose content is already in the
             database is skipped. Exit codes: 0 every file stored or already there, 1 some
-            file failed (the others are stored), 2 usage error, 3 nothing to read.
+            file failed (the others are stored), 2 usage error, 3 nothing to read, 6 the
+            store cannot be used (cannot create or open it, not a locaudit store, damaged,
+            read-only, disk full: the files stored before it stay).
             """
     )
 
@@ -91,15 +93,17 @@ struct IngestCommand: ParsableCommand {
         if let jobs { options.jobs = jobs }
         options.quiet = quiet || json
 
-        let ingester: Ingester
-        do {
-            ingester = try Ingester(store: try Store(path: Store.defaultPath(store.db)), options: options)
-        } catch let error as CatalogError {
-            printError(error.description)
-            throw ExitCode(2)
-        }
-        let report = try ingester.run { file in
-            if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
+        let report = try withStore(store.path) {
+            let ingester: Ingester
+            do {
+                ingester = try Ingester(store: try Store(path: store.path), options: options)
+            } catch let error as CatalogError {
+                printError(error.description)
+                throw ExitCode(2)
+            }
+            return try ingester.run { file in
+                if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
+            }
         }
         if json {
             let encoder = JSONEncoder()

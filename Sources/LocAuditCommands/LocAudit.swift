@@ -14,7 +14,9 @@ public struct LocAudit: ParsableCommand {
             Exit codes (each command's help says more): 0 success, 1 something failed or
             findings at or above --fail-on, 2 usage error, 3 nothing to read, no database,
             or insufficient evidence, 4 another run holds the lock (run, prune),
-            5 some input file failed in a run (the others were stored and audited).
+            5 some input file failed in a run (the others were stored and audited),
+            6 the store cannot be used (cannot open or create it, not a locaudit store,
+            damaged, read-only, disk full).
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
@@ -49,6 +51,20 @@ struct StoreOptions: ParsableArguments {
 
     func validate() throws {
         if db?.isEmpty == true { throw ValidationError("--db needs the path of the database file, not an empty string.") }
+    }
+
+    var path: String { Store.defaultPath(db) }
+}
+
+/// Runs a command's work on the store at `path`. A store that cannot be used is told in one
+/// sentence that names it and says what to do, and exits with its code: 3 no database,
+/// 6 the store cannot be used.
+func withStore<T>(_ path: String, tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
+    do {
+        return try StoreError.mapping(path: path, body)
+    } catch let error as StoreError {
+        tell(error.description)
+        throw ExitCode(error.exitCode)
     }
 }
 

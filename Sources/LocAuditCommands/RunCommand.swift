@@ -25,7 +25,9 @@ struct RunCommand: ParsableCommand {
 
             Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or above
             --fail-on, 2 usage error, 3 insufficient evidence, 4 another run holds the lock,
-            5 some file failed to ingest (the others were stored, audited and reported).
+            5 some file failed to ingest (the others were stored, audited and reported),
+            6 the store cannot be used (cannot create or open it, not a locaudit store, damaged,
+            read-only, disk full).
             """
     )
 
@@ -69,7 +71,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let logger = makeLogger(quiet: quiet, verbose: verbose)
-        var options = RunOptions(inbox: inbox, database: Store.defaultPath(store.db))
+        var options = RunOptions(inbox: inbox, database: store.path)
         options.archive = archive
         options.failOn = failOn
         options.jobs = jobs
@@ -81,20 +83,23 @@ struct RunCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        let report: RunReport
-        do {
-            report = try NightlyRun(options: options, logger: logger).run()
-        } catch let error as RunError {
-            logger.critical("\(error.description)")
-            throw ExitCode(error.exitCode)
-        } catch let error as AuditError {
-            logger.critical("\(error.description)")
-            throw ExitCode(error.exitCode)
+        let report = try withStore(options.database, tell: { logger.critical("\($0)") }) {
+            let report: RunReport
+            do {
+                report = try NightlyRun(options: options, logger: logger).run()
+            } catch let error as RunError {
+                logger.critical("\(error.description)")
+                throw ExitCode(error.exitCode)
+            } catch let error as AuditError {
+                logger.critical("\(error.description)")
+                throw ExitCode(error.exitCode)
+            }
+            let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
+            let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
+                                                 store: try Store(path: options.database, access: .read))
+            if !stdout.isEmpty { print(stdout, terminator: "") }
+            return report
         }
-        let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
-        let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
-                                             store: try Store(path: options.database, migrate: false))
-        if !stdout.isEmpty { print(stdout, terminator: "") }
         logger.notice("exit \(report.exitCode)")
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }

@@ -14,7 +14,8 @@ struct PruneCommand: ParsableCommand {
             years (36500d).
 
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
-            4 a run holds the lock.
+            4 a run holds the lock, 6 the store cannot be used (cannot open it, not a locaudit
+            store, damaged, read-only, disk full).
             """
     )
 
@@ -37,19 +38,17 @@ struct PruneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = Store.defaultPath(store.db)
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError(AuditError.databaseMissing(path).description)
-            throw ExitCode(3)
-        }
-        let report: PruneReport
-        do {
-            let lock = try RunLock(database: path, wait: wait)
-            report = try Maintenance.prune(database: path, olderThan: try Maintenance.parseAge(olderThan))
-            withExtendedLifetime(lock) {}
-        } catch let error as RunError {
-            printError(error.description)
-            throw ExitCode(error.exitCode)
+        let report = try withStore(store.path) {
+            // The store first: one that cannot be used is a store error (exit 6), not a lock error.
+            _ = try Store(path: store.path, access: .write)
+            do {
+                let lock = try RunLock(database: store.path, wait: wait)
+                defer { withExtendedLifetime(lock) {} }
+                return try Maintenance.prune(database: store.path, olderThan: try Maintenance.parseAge(olderThan))
+            } catch let error as RunError {
+                printError(error.description)
+                throw ExitCode(error.exitCode)
+            }
         }
         print(json ? jsonString(report) : report.text, terminator: json ? "\n" : "")
     }
@@ -59,7 +58,10 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "The store's size, rows per table, devices, apps, iOS versions and time span.",
-        discussion: "Exit codes: 0 printed, 2 usage error, 3 no database."
+        discussion: """
+            A read-only store is fine. Exit codes: 0 printed, 2 usage error, 3 no database,
+            6 the store cannot be used (cannot open it, not a locaudit store, damaged).
+            """
     )
 
     @OptionGroup var store: StoreOptions
@@ -68,12 +70,7 @@ struct StatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let path = Store.defaultPath(store.db)
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError(AuditError.databaseMissing(path).description)
-            throw ExitCode(3)
-        }
-        let stats = try Maintenance.stats(database: path)
+        let stats = try withStore(store.path) { try Maintenance.stats(database: store.path) }
         print(json ? jsonString(stats) : stats.text, terminator: json ? "\n" : "")
     }
 }

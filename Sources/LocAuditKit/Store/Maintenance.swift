@@ -76,7 +76,7 @@ public enum Maintenance {
     /// Removes the events and sources of logs whose last line is before `cutoffUS`; findings
     /// (with their evidence as file and line), sessions and audit runs stay. Then `VACUUM`.
     public static func prune(database: String, cutoffUS: Int64) throws -> PruneReport {
-        let store = try Store(path: database)
+        let store = try Store(path: database, access: .write)
         let queue = try store.connect()
         let cutoff = Timestamps.isoUTC(cutoffUS)
         func bytes() throws -> Int64 {
@@ -98,7 +98,7 @@ public enum Maintenance {
     }
 
     public static func stats(database: String) throws -> StoreStats {
-        try Store(path: database, migrate: false).connect(readOnly: true).read { db in
+        try Store(path: database, access: .read).connect(readOnly: true).read { db in
             var tables: [String: Int] = [:]
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'") {
                 tables[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"")
