@@ -21,7 +21,8 @@ struct AuditCommand: ParsableCommand {
             "insufficient evidence", never a pass.
 
             Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on,
-            2 usage error, 3 database missing or insufficient evidence.
+            2 usage error, 3 database missing or insufficient evidence, 6 the store cannot be
+            used (cannot open it, not a locaudit store, damaged, read-only, disk full).
             """
     )
 
@@ -74,7 +75,11 @@ struct AuditCommand: ParsableCommand {
         if !unknown.isEmpty {
             throw ValidationError("Unknown rule \(unknown.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them.")
         }
-        if reducedAccuracyFloor <= 0 { throw ValidationError("--reduced-accuracy-floor must be positive.") }
+        if !(reducedAccuracyFloor.isFinite && reducedAccuracyFloor > 0) {
+            throw ValidationError("--reduced-accuracy-floor takes a positive number of metres (got \(reducedAccuracyFloor)).")
+        }
+        try requireText(device, "--device", "a device id (its UDID or name)")
+        try requireText(app, "--app", "a bundle id")
     }
 
     func run() throws {
@@ -89,14 +94,17 @@ struct AuditCommand: ParsableCommand {
         options.baseline = baseline
         options.writeBaseline = writeBaseline
         options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor)
-        let report: AuditReport
-        do {
-            report = try Auditor(databasePath: Store.defaultPath(store.db), options: options).run()
-        } catch let error as AuditError {
-            printError(error.description)
-            throw ExitCode(error.exitCode)
+        let report = try withStore(store.path) {
+            let report: AuditReport
+            do {
+                report = try Auditor(databasePath: store.path, options: options).run()
+            } catch let error as AuditError {
+                printError(error.description)
+                throw ExitCode(error.exitCode)
+            }
+            if !quiet { try reporting.write(report, store: try Store(path: store.path, access: .read)) }
+            return report
         }
-        if !quiet { try reporting.write(report, store: try Store(path: Store.defaultPath(store.db), migrate: false)) }
         if report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }

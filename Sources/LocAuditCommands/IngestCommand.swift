@@ -23,7 +23,9 @@ struct IngestCommand: ParsableCommand {
             has its trailer, and a --style json array, are known whole.
 
             Exit codes: 0 every file stored or already there, 1 some file failed (the
-            others are stored), 2 usage error, 3 nothing to read.
+            others are stored), 2 usage error, 3 nothing to read, 6 the
+            store cannot be used (cannot create or open it, not a locaudit store, damaged,
+            read-only, disk full: the files stored before it stay).
             """
     )
 
@@ -76,7 +78,11 @@ struct IngestCommand: ParsableCommand {
             throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if let year, !(1970...2100).contains(year) { throw ValidationError("--year must be a four-digit year.") }
+        if let year, !(1970...2100).contains(year) { throw ValidationError("--year takes 1970 to 2100 (got \(year)).") }
+        if let os, os.range(of: #"^[1-9][0-9]?(\.[0-9]{1,3}){0,2}$"#, options: .regularExpression) == nil {
+            throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
+        }
+        try requireText(device, "--device", "a device id (its UDID or name)")
     }
 
     func run() throws {
@@ -97,15 +103,17 @@ struct IngestCommand: ParsableCommand {
         options.complete = complete
         options.quiet = quiet || json
 
-        let ingester: Ingester
-        do {
-            ingester = try Ingester(store: try Store(path: Store.defaultPath(store.db)), options: options)
-        } catch let error as CatalogError {
-            printError(error.description)
-            throw ExitCode(2)
-        }
-        let report = try ingester.run { file in
-            if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
+        let report = try withStore(store.path) {
+            let ingester: Ingester
+            do {
+                ingester = try Ingester(store: try Store(path: store.path), options: options)
+            } catch let error as CatalogError {
+                printError(error.description)
+                throw ExitCode(2)
+            }
+            return try ingester.run { file in
+                if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
+            }
         }
         if json {
             let encoder = JSONEncoder()

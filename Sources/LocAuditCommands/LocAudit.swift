@@ -14,7 +14,9 @@ public struct LocAudit: ParsableCommand {
             Exit codes (each command's help says more): 0 success, 1 something failed or
             findings at or above --fail-on, 2 usage error, 3 nothing to read, no database,
             or insufficient evidence, 4 another run holds the lock (run, prune),
-            5 some input file failed in a run (the others were stored and audited).
+            5 some input file failed in a run (the others were stored and audited),
+            6 the store cannot be used (cannot open or create it, not a locaudit store,
+            damaged, read-only, disk full).
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
@@ -46,6 +48,36 @@ public struct LocAudit: ParsableCommand {
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database (default: $LOCAUDIT_DB, else ./locaudit.sqlite).", valueName: "path"))
     var db: String?
+
+    func validate() throws {
+        if db?.isEmpty == true { throw ValidationError("--db needs the path of the database file, not an empty string.") }
+    }
+
+    var path: String { Store.defaultPath(db) }
+}
+
+/// Runs a command's work on the store at `path`. A store that cannot be used is told in one
+/// sentence that names it and says what to do, and exits with its code: 3 no database,
+/// 6 the store cannot be used.
+func withStore<T>(_ path: String, tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
+    do {
+        return try StoreError.mapping(path: path, body)
+    } catch let error as StoreError {
+        tell(error.description)
+        throw ExitCode(error.exitCode)
+    }
+}
+
+/// An option that names something (a device, an app) takes a non-blank value.
+func requireText(_ value: String?, _ option: String, _ what: String) throws {
+    if let value, value.trimmingCharacters(in: .whitespaces).isEmpty {
+        throw ValidationError("\(option) needs \(what), not an empty string.")
+    }
+}
+
+/// `--wait` of `run` and `prune`: at most a day (a finite number of seconds that fits every clock).
+func validateWait(_ wait: Double) throws {
+    if !(0...86_400).contains(wait) { throw ValidationError("--wait takes 0 to 86400 seconds (a day); got \(wait).") }
 }
 
 func printError(_ message: String) {

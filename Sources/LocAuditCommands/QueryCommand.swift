@@ -13,7 +13,9 @@ struct QueryCommand: ParsableCommand {
             nothing. Parameters are bound (:name in the SQL, --param name=VALUE here), never
             spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
             and the queries folder of the locaudit checkout or installation.
-            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error.
+            One statement at a time. A read-only store is fine.
+            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no
+            database, 6 the store cannot be used (cannot open it, not a locaudit store, damaged).
             """
     )
 
@@ -56,23 +58,20 @@ struct QueryCommand: ParsableCommand {
             let parts = p.split(separator: "=", maxSplits: 1)
             values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
-        let dbPath = Store.defaultPath(store.db)
-        guard FileManager.default.fileExists(atPath: dbPath) else {
-            printError("no database at \(dbPath); ingest logs first (`locaudit ingest ...`) or name one with --db.")
-            throw ExitCode(1)
-        }
-        do {
-            let store = try Store(path: dbPath, migrate: false)
-            let result: QueryResult
-            if let sql {
-                result = try QueryRunner.run(sql, parameters: values, store: store)
-            } else {
-                result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
+        try withStore(store.path) {
+            do {
+                let store = try Store(path: store.path, access: .read)
+                let result: QueryResult
+                if let sql {
+                    result = try QueryRunner.run(sql, parameters: values, store: store)
+                } else {
+                    result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
+                }
+                print(format.render(result), terminator: "")
+            } catch let error as QueryError {
+                printError(error.description)
+                throw ExitCode(1)
             }
-            print(format.render(result), terminator: "")
-        } catch let error as QueryError {
-            printError(error.description)
-            throw ExitCode(1)
         }
     }
 }

@@ -8,7 +8,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Render the findings of a recorded audit run (default: the latest) without auditing again.",
         discussion: """
             Writes the same reports `locaudit audit` would have written for that run, from the
-            database alone. Exit codes: 0 rendered, 2 usage error, 3 no database or no such run.
+            database alone; a read-only store is fine. Exit codes: 0 rendered, 2 usage error,
+            3 no database or no such run, 6 the store cannot be used (cannot open it, not a
+            locaudit store, damaged).
             """
     )
 
@@ -19,15 +21,19 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var reporting: ReportFlags
 
+    func validate() throws {
+        if let runId, runId < 1 { throw ValidationError("--run takes an audit run's id, 1 or more (got \(runId)).") }
+    }
+
     func run() throws {
-        let path = Store.defaultPath(store.db)
-        do {
-            guard FileManager.default.fileExists(atPath: path) else { throw AuditError.databaseMissing(path) }
-            let store = try Store(path: path)
-            try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
-        } catch let error as AuditError {
-            printError(error.description)
-            throw ExitCode(error.exitCode)
+        try withStore(store.path) {
+            do {
+                let store = try Store(path: store.path, access: .read)
+                try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
+            } catch let error as AuditError {
+                printError(error.description)
+                throw ExitCode(error.exitCode)
+            }
         }
     }
 }

@@ -31,7 +31,9 @@ struct RunCommand: ParsableCommand {
 
             Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or above
             --fail-on, 2 usage error, 3 insufficient evidence, 4 another run holds the lock,
-            5 some file failed to ingest (the others were stored, audited and reported).
+            5 some file failed to ingest (the others were stored, audited and reported),
+            6 the store cannot be used (cannot create or open it, not a locaudit store, damaged,
+            read-only, disk full).
             """
     )
 
@@ -58,7 +60,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("catalog"), help: ArgumentHelp("A message catalog file over the built-in one; repeatable.", valueName: "file"))
     var catalogFiles: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for another run's lock before exiting 4 (0 to 86400).", valueName: "seconds"))
     var wait: Double = 60
 
     @Option(help: ArgumentHelp("Leave a file modified less than this many seconds ago (still being written) for the next run, with its sidecar; 0 reads everything at once.", valueName: "seconds"))
@@ -76,13 +78,13 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if wait < 0 { throw ValidationError("--wait must not be negative.") }
+        try validateWait(wait)
         if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
     }
 
     func run() throws {
         let logger = makeLogger(quiet: quiet, verbose: verbose)
-        var options = RunOptions(inbox: inbox, database: Store.defaultPath(store.db))
+        var options = RunOptions(inbox: inbox, database: store.path)
         options.archive = archive
         options.failOn = failOn
         options.jobs = jobs
@@ -96,20 +98,23 @@ struct RunCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        let report: RunReport
-        do {
-            report = try NightlyRun(options: options, logger: logger).run()
-        } catch let error as RunError {
-            logger.critical("\(error.description)")
-            throw ExitCode(error.exitCode)
-        } catch let error as AuditError {
-            logger.critical("\(error.description)")
-            throw ExitCode(error.exitCode)
+        let report = try withStore(options.database, tell: { logger.critical("\($0)") }) {
+            let report: RunReport
+            do {
+                report = try NightlyRun(options: options, logger: logger).run()
+            } catch let error as RunError {
+                logger.critical("\(error.description)")
+                throw ExitCode(error.exitCode)
+            } catch let error as AuditError {
+                logger.critical("\(error.description)")
+                throw ExitCode(error.exitCode)
+            }
+            let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
+            let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
+                                                 store: try Store(path: options.database, access: .read))
+            if !stdout.isEmpty { print(stdout, terminator: "") }
+            return report
         }
-        let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
-        let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
-                                             store: try Store(path: options.database, migrate: false))
-        if !stdout.isEmpty { print(stdout, terminator: "") }
         logger.notice("exit \(report.exitCode)")
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }

@@ -10,10 +10,12 @@ struct PruneCommand: ParsableCommand {
             A log is old when its last line is older than --older-than (30d, 12h, 2w). Its events
             and its row in sources go; findings keep their evidence as file and line, sessions
             and audit runs stay. The database is then vacuumed and the bytes freed measured.
-            Takes the nightly run's lock (waits up to --wait seconds).
+            Takes the nightly run's lock (waits up to --wait seconds). The largest age is 100
+            years (36500d).
 
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
-            4 a run holds the lock.
+            4 a run holds the lock, 6 the store cannot be used (cannot open it, not a locaudit
+            store, damaged, read-only, disk full).
             """
     )
 
@@ -22,31 +24,31 @@ struct PruneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Age of the logs to remove: 30d, 12h, 2w.", valueName: "age"))
     var olderThan: String
 
-    @Option(help: ArgumentHelp("Seconds to wait for a running `locaudit run`.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for a running `locaudit run` (0 to 86400).", valueName: "seconds"))
     var wait: Double = 60
 
     @Flag(help: "Print the result as JSON.")
     var json = false
 
     func validate() throws {
-        if Maintenance.parseAge(olderThan) == nil { throw ValidationError("--older-than '\(olderThan)' is not an age; use 30d, 12h or 2w.") }
+        do { _ = try Maintenance.parseAge(olderThan) } catch let error as AgeError {
+            throw ValidationError("--older-than \(error.description)")
+        }
+        try validateWait(wait)
     }
 
     func run() throws {
-        let path = Store.defaultPath(store.db)
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError(AuditError.databaseMissing(path).description)
-            throw ExitCode(3)
-        }
-        let cutoff = Date().addingTimeInterval(-Maintenance.parseAge(olderThan)!)
-        let report: PruneReport
-        do {
-            let lock = try RunLock(database: path, wait: wait)
-            report = try Maintenance.prune(database: path, cutoffUS: Int64(cutoff.timeIntervalSince1970 * 1_000_000))
-            withExtendedLifetime(lock) {}
-        } catch let error as RunError {
-            printError(error.description)
-            throw ExitCode(error.exitCode)
+        let report = try withStore(store.path) {
+            // The store first: one that cannot be used is a store error (exit 6), not a lock error.
+            _ = try Store(path: store.path, access: .write)
+            do {
+                let lock = try RunLock(database: store.path, wait: wait)
+                defer { withExtendedLifetime(lock) {} }
+                return try Maintenance.prune(database: store.path, olderThan: try Maintenance.parseAge(olderThan))
+            } catch let error as RunError {
+                printError(error.description)
+                throw ExitCode(error.exitCode)
+            }
         }
         print(json ? jsonString(report) : report.text, terminator: json ? "\n" : "")
     }
@@ -56,7 +58,10 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "The store's size, rows per table, devices, apps, iOS versions and time span.",
-        discussion: "Exit codes: 0 printed, 2 usage error, 3 no database."
+        discussion: """
+            A read-only store is fine. Exit codes: 0 printed, 2 usage error, 3 no database,
+            6 the store cannot be used (cannot open it, not a locaudit store, damaged).
+            """
     )
 
     @OptionGroup var store: StoreOptions
@@ -65,12 +70,7 @@ struct StatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let path = Store.defaultPath(store.db)
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError(AuditError.databaseMissing(path).description)
-            throw ExitCode(3)
-        }
-        let stats = try Maintenance.stats(database: path)
+        let stats = try withStore(store.path) { try Maintenance.stats(database: store.path) }
         print(json ? jsonString(stats) : stats.text, terminator: json ? "\n" : "")
     }
 }

@@ -17,7 +17,7 @@ struct RenderedAudit {
     /// Audits the store and loads timelines and evidence the way `locaudit report` does.
     init(_ workspace: Workspace, options: ReportOptions = ReportOptions()) throws {
         let report = try Auditor(databasePath: workspace.store.path, options: AuditOptions()).run()
-        (timelines, evidence) = try Store(path: workspace.store.path, migrate: false).htmlReportInputs(for: report.findings, options: options)
+        (timelines, evidence) = try Store(path: workspace.store.path, access: .read).htmlReportInputs(for: report.findings, options: options)
         self.report = report
     }
 

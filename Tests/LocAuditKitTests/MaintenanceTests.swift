@@ -39,14 +39,6 @@ import Testing
         #expect(again.sources == 0 && again.events == 0)
     }
 
-    @Test func ageParsing() {
-        #expect(Maintenance.parseAge("30d") == TimeInterval(30 * 86_400))
-        #expect(Maintenance.parseAge("12h") == TimeInterval(12 * 3600))
-        #expect(Maintenance.parseAge("2w") == TimeInterval(14 * 86_400))
-        #expect(Maintenance.parseAge("30") == nil)
-        #expect(Maintenance.parseAge("d") == nil)
-    }
-
     @Test("stats: size, rows per table, devices, apps, iOS versions, time span")
     func stats() throws {
         let ws = try Workspace()

@@ -276,13 +276,16 @@ func settled(_ options: RunOptions) -> RunOptions {
         #expect(prune.status == 4, "prune takes the same lock")
     }
 
-    @Test("usage errors exit 2: no inbox, bad inventory, negative --settle")
+    @Test("usage errors exit 2: no inbox, a lock file that cannot be locked, bad inventory, negative --settle")
     func usageErrors() throws {
         let ws = try Workspace()
         #expect(try run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("nope").path, "--db", ws.store.path]).status == 2)
-        let noFolder = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.dir.appendingPathComponent("missing/db.sqlite").path])
-        #expect(noFolder.status == 2)
-        #expect(noFolder.stderr.contains("cannot lock"), "\(noFolder.stderr)")
+        // (A database in a missing folder is a store error, exit 6: StoreErrorTests.)
+        try FileManager.default.createDirectory(atPath: RunLock.path(forDatabase: ws.store.path), withIntermediateDirectories: true)
+        let unlockable = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.store.path])
+        #expect(unlockable.status == 2)
+        #expect(unlockable.stderr.contains("cannot lock"), "\(unlockable.stderr)")
+        try FileManager.default.removeItem(atPath: RunLock.path(forDatabase: ws.store.path))
         let csv = try ws.write("inv.csv", "udid,name\nA,b\n")
         let bad = try run(locauditExecutable, ["run", "--inbox", ws.dir.path, "--db", ws.store.path, "--inventory", csv])
         #expect(bad.status == 2)

@@ -72,8 +72,6 @@ public struct AuditOptions: Sendable {
 
 /// Why an audit could not run; each maps to a documented exit code.
 public enum AuditError: Error, CustomStringConvertible, Sendable {
-    /// The database does not exist (exit 3).
-    case databaseMissing(String)
     /// `--rule` / `--skip-rule` name no rule (exit 2).
     case unknownRules([String])
     /// The baseline file cannot be read (exit 2).
@@ -83,8 +81,6 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .databaseMissing(let path):
-            return "no database at \(path): run `locaudit ingest` first, or pass --db."
         case .unknownRules(let ids):
             return "unknown rule \(ids.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them."
         case .unreadableBaseline(let path, let why):
@@ -98,7 +94,7 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
 
     public var exitCode: Int32 {
         switch self {
-        case .databaseMissing, .noRun: return 3
+        case .noRun: return 3
         case .unknownRules, .unreadableBaseline: return 2
         }
     }

@@ -39,11 +39,10 @@ public struct Auditor {
     let store: Store
     let options: AuditOptions
 
-    /// Opens the database at `path` for an audit; it must exist.
+    /// Opens the database at `path` for an audit; it must exist (else `StoreError`, exit 3).
     public init(databasePath path: String, options: AuditOptions) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw AuditError.databaseMissing(path) }
         if !options.unknownRules.isEmpty { throw AuditError.unknownRules(options.unknownRules) }
-        self.store = try Store(path: path)
+        self.store = try Store(path: path, access: .write)
         self.options = options
     }
 

@@ -34,7 +34,7 @@ public struct FleetSummary: Sendable, Equatable {
     /// From the store: findings open after run `runId` (first seen by it or before, not
     /// resolved by then), fleet-wide, whatever scope each run had.
     public static func load(database: String, upToRun runId: Int64) throws -> FleetSummary {
-        try Store(path: database, migrate: false).connect(readOnly: true).read { db in
+        try Store(path: database, access: .read).connect(readOnly: true).read { db in
             let openSQL = "first_run <= ?1 AND (resolved_run IS NULL OR resolved_run > ?1)"
             let open = try Row.fetchAll(db, sql: "SELECT rule, severity, device_id, bundle_id, os_version FROM findings WHERE \(openSQL)",
                                         arguments: [runId]).map { row in

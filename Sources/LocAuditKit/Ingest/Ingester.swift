@@ -35,6 +35,8 @@ public final class Ingester: @unchecked Sendable {
     let store: Store
     let options: IngestOptions
     let catalog: Catalog
+    /// The first error of the store itself: the run stops taking files and throws it.
+    let storeFailure = FirstError()
 
     public init(store: Store, options: IngestOptions) throws {
         self.store = store
@@ -62,7 +64,7 @@ public final class Ingester: @unchecked Sendable {
             progressHandler?(report)
             lock.unlock()
         }
-        for (i, path) in facts.enumerated() {
+        for (i, path) in facts.enumerated() where storeFailure.value == nil {
             record(i, ingestFile(path, connection: nil, bar: bar, eventBudget: 0))
         }
         let next = Counter()
@@ -72,11 +74,13 @@ public final class Ingester: @unchecked Sendable {
         let eventBudget = jobs == 1 ? 0 : EventWriter.sharedBudgetBytes
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let connection = try? store.connect()
-            while let i = next.take(below: logs.count) {
+            while storeFailure.value == nil, let i = next.take(below: logs.count) {
                 record(facts.count + i, ingestFile(logs[i], connection: connection, bar: bar, eventBudget: eventBudget))
             }
         }
         bar.clear()
+        // The store itself failed (full, read-only, damaged...): no later file could go in either.
+        if let failure = storeFailure.value { throw failure }
         return IngestReport(database: store.path, files: reports.compactMap { $0 })
     }
 
@@ -138,19 +142,19 @@ public final class Ingester: @unchecked Sendable {
             let db = try connection ?? store.connect()
             return try FileIngest(ingester: self, path: path, db: db, bar: bar, eventBudget: eventBudget).run(started: started)
         } catch {
+            if let error = error as? DatabaseError, StoreError.isStoreFailure(error) { storeFailure.set(StoreError(error, path: store.path)) }
             var report = FileReport(path: path, outcome: .failed, seconds: Date().timeIntervalSince(started))
-            report.error = Ingester.describe(error, path: path)
+            report.error = describe(error)
             return report
         }
     }
 
-    static func describe(_ error: Error, path: String) -> String {
+    func describe(_ error: Error) -> String {
         switch error {
         case let e as ReadError: return "\(e.description) Nothing of this file was stored."
         case let e as FactsError: return e.description
         case let e as IngestError: return e.description
-        case let e as DatabaseError:
-            return "database error \(e.resultCode): \(e.message ?? "") — nothing of this file was stored; check that the database is writable and not full, then run the ingest again."
+        case let e as DatabaseError: return StoreError(e, path: store.path).description
         default: return "\(error). Nothing of this file was stored."
         }
     }
@@ -159,6 +163,22 @@ public final class Ingester: @unchecked Sendable {
 /// A problem with one input that is not a read error.
 struct IngestError: Error, CustomStringConvertible {
     var description: String
+}
+
+/// The first error one of the concurrent jobs met.
+final class FirstError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: StoreError?
+    var value: StoreError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return first
+    }
+    func set(_ error: StoreError) {
+        lock.lock()
+        if first == nil { first = error }
+        lock.unlock()
+    }
 }
 
 /// Hands out indices to the concurrent jobs.

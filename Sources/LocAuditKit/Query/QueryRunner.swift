@@ -16,14 +16,9 @@ public enum QueryRunner {
                            store: Store) throws -> QueryResult {
         let queue = try store.connect(readOnly: true)
         return try queue.read { db in
-            let statement: Statement
-            do {
-                statement = try db.makeStatement(sql: sql)
-            } catch let error as DatabaseError {
-                throw QueryError("the SQL does not compile: \(error.message ?? "\(error)").")
-            }
+            let statement = try single(sql, in: db)
             guard statement.isReadonly else {
-                throw QueryError("this statement would change the database; `locaudit query` only reads. Use the sqlite3 shell for changes.")
+                throw QueryError(wouldWrite)
             }
             let count = sqlite3_bind_parameter_count(statement.sqliteStatement)
             var names: [String] = []
@@ -46,9 +41,40 @@ public enum QueryRunner {
             }
             statement.setUncheckedArguments(StatementArguments(values))
             let columns = statement.columnNames
-            let rows = try Row.fetchAll(statement).map { row in columns.indices.map { row[$0] as DatabaseValue } }
+            let rows: [[DatabaseValue]]
+            do {
+                rows = try Row.fetchAll(statement).map { row in columns.indices.map { row[$0] as DatabaseValue } }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+                throw QueryError(wouldWrite)
+            } catch let error as DatabaseError where !StoreError.isStoreFailure(error) {
+                throw QueryError("the query failed: \(error.message ?? "SQLite result code \(error.extendedResultCode.rawValue)").")
+            }
             return QueryResult(columns: columns, rows: rows)
         }
+    }
+
+    static let wouldWrite = "this statement would change the database; `locaudit query` only reads. Use the sqlite3 shell for changes."
+
+    /// The one statement of `sql` (a trailing `;` or comment is fine), compiled. A problem of
+    /// the store itself (damaged, unreadable) is left to `StoreError`.
+    static func single(_ sql: String, in db: Database) throws -> Statement {
+        let statements: SQLStatementCursor
+        let statement: Statement?
+        do {
+            statements = try db.allStatements(sql: sql)
+            statement = try statements.next()
+        } catch let error as DatabaseError where !StoreError.isStoreFailure(error) {
+            throw QueryError("the SQL does not compile: \(error.message ?? "SQLite result code \(error.extendedResultCode.rawValue)").")
+        }
+        guard let statement else { throw QueryError("the SQL holds no statement; give one, e.g. --sql \"SELECT count(*) FROM events\".") }
+        // Whatever follows, compiling or not, is another statement.
+        let more: Bool
+        do { more = try statements.next() != nil } catch { more = true }
+        guard !more else {
+            throw QueryError("`locaudit query` runs one statement at a time, and this SQL holds more than one (a `;` followed by more SQL): "
+                             + "run them one by one, or join them into one SELECT (a subquery or WITH).")
+        }
+        return statement
     }
 
     /// Runs a saved query with its parameters' defaults.

@@ -91,13 +91,14 @@ public struct NightlyRun {
         guard FileManager.default.fileExists(atPath: options.inbox, isDirectory: &isDir), isDir.boolValue else {
             throw RunError.inboxMissing(options.inbox)
         }
+        // The store first: one that cannot be used is a store error (exit 6), not a lock error.
+        let store = try Store(path: options.database)
         let lock = try RunLock(database: options.database, wait: options.lockWait) { holder in
             log.notice("waiting up to \(Int(options.lockWait)) s for another locaudit run\(holder.map { " (pid \($0))" } ?? "") to finish")
         }
         defer { withExtendedLifetime(lock) {} }
         log.debug("locked \(lock.path)")
 
-        let store = try Store(path: options.database)
         // New events get ids above this one: the scope query reads only them.
         let lastEventBefore = try store.connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM events") } ?? 0
         let (ready, settling) = try settled(Ingester.expand([options.inbox]))

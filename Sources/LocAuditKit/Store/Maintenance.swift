@@ -39,23 +39,44 @@ public struct StoreStats: Sendable, Codable {
     }
 }
 
+/// An `--older-than` that is not an age, or too large.
+public enum AgeError: Error, CustomStringConvertible, Sendable {
+    case notAnAge(String)
+    case tooLarge(String)
+
+    public var description: String {
+        switch self {
+        case .notAnAge(let text): return "'\(text)' is not an age; use 30d, 12h or 2w (a number and h, d or w)."
+        case .tooLarge(let text): return "'\(text)' is too large; the largest accepted age is 36500d (876000h, 5214w: 100 years)."
+        }
+    }
+}
+
 /// Keeping the store healthy: retention and statistics.
 public enum Maintenance {
-    /// `30d`, `12h`, `2w` -> seconds.
-    public static func parseAge(_ text: String) -> TimeInterval? {
-        guard let unit = text.last, let n = Double(text.dropLast()), n >= 0 else { return nil }
-        switch unit {
-        case "h": return n * 3600
-        case "d": return n * 86_400
-        case "w": return n * 7 * 86_400
-        default: return nil
-        }
+    /// The largest age `prune` accepts: 100 years (36500d), so that the cutoff is a time
+    /// every clock and column can hold.
+    public static let maxAge: TimeInterval = 36_500 * 86_400
+
+    /// `30d`, `12h`, `2w`, `1.5d` (digits, an optional fraction, a unit) -> seconds, at most `maxAge`.
+    public static func parseAge(_ text: String) throws -> TimeInterval {
+        guard text.range(of: #"^[0-9]+(\.[0-9]+)?[hdw]$"#, options: .regularExpression) != nil,
+              let unit = text.last, let n = Double(text.dropLast()) else { throw AgeError.notAnAge(text) }
+        let seconds = n * (unit == "h" ? 3600 : unit == "d" ? 86_400 : 7 * 86_400)
+        guard seconds <= maxAge else { throw AgeError.tooLarge(text) }
+        return seconds
+    }
+
+    /// Removes the events and sources of logs whose last line is older than `age` seconds (at most `maxAge`).
+    public static func prune(database: String, olderThan age: TimeInterval) throws -> PruneReport {
+        let cutoff = Date().timeIntervalSince1970 - min(max(age, 0), maxAge)
+        return try prune(database: database, cutoffUS: Int64(cutoff * 1_000_000))
     }
 
     /// Removes the events and sources of logs whose last line is before `cutoffUS`; findings
     /// (with their evidence as file and line), sessions and audit runs stay. Then `VACUUM`.
     public static func prune(database: String, cutoffUS: Int64) throws -> PruneReport {
-        let store = try Store(path: database)
+        let store = try Store(path: database, access: .write)
         let queue = try store.connect()
         let cutoff = Timestamps.isoUTC(cutoffUS)
         func bytes() throws -> Int64 {
@@ -77,7 +98,7 @@ public enum Maintenance {
     }
 
     public static func stats(database: String) throws -> StoreStats {
-        try Store(path: database, migrate: false).connect(readOnly: true).read { db in
+        try Store(path: database, access: .read).connect(readOnly: true).read { db in
             var tables: [String: Int] = [:]
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'") {
                 tables[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"")

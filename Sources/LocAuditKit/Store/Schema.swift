@@ -1,11 +1,22 @@
+import Foundation
 import GRDB
 
 /// The database schema, as named migrations. `docs/schema.md` documents every column:
 /// users write SQL against it, so a change here is a change of interface.
 enum Schema {
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: sources, devices, apps, events") { db in
+    struct Migration {
+        var identifier: String
+        var run: (Database) throws -> Void
+        init(_ identifier: String, _ run: @escaping (Database) throws -> Void) {
+            self.identifier = identifier
+            self.run = run
+        }
+    }
+
+    /// The migrations, in order. Each applied one is recorded in `grdb_migrations` (the table
+    /// of GRDB's migrator, which earlier versions used: their stores keep their history).
+    static var migrations: [Migration] { [
+        Migration("v1: sources, devices, apps, events") { db in
             try db.execute(sql: """
                 CREATE TABLE devices (
                     id TEXT PRIMARY KEY,            -- UniqueDeviceID, --device, the name in the log, or 'unknown'
@@ -86,8 +97,8 @@ enum Schema {
                 CREATE INDEX events_by_app ON events(device_id, bundle_id, time_us);
                 CREATE INDEX events_unlinked ON events(device_id, app_pid) WHERE bundle_id IS NULL;
                 """)
-        }
-        migrator.registerMigration("v2: sessions, findings, audit runs") { db in
+        },
+        Migration("v2: sessions, findings, audit runs") { db in
             try db.execute(sql: """
                 CREATE TABLE sessions (             -- rebuilt by every audit from events
                     id INTEGER PRIMARY KEY,
@@ -144,16 +155,77 @@ enum Schema {
                 );
                 CREATE INDEX findings_by_app ON findings(device_id, bundle_id, time_us);
                 """)
-        }
-        migrator.registerMigration("v3: audit runs keep their coverage and checks") { db in
+        },
+        Migration("v3: audit runs keep their coverage and checks") { db in
             // What `locaudit report` needs to render a stored run exactly as the audit did.
             try db.execute(sql: """
                 ALTER TABLE audit_runs ADD COLUMN fail_on TEXT NOT NULL DEFAULT 'high';
                 ALTER TABLE audit_runs ADD COLUMN coverage TEXT;  -- JSON (the report's coverage)
                 ALTER TABLE audit_runs ADD COLUMN checks TEXT;    -- JSON [{subject, rule, notEvaluable, findings}]
                 """)
+        },
+    ] }
+
+    /// What a database holds, before anything is written to it.
+    enum State: Equatable {
+        /// No table (a new or empty file), or only the bookkeeping of a migration that another
+        /// process is running right now.
+        case empty
+        /// A locaudit store, migrated to this version's schema.
+        case current
+        /// A locaudit store of an older version: migrations to run.
+        case pending
+        /// A locaudit store migrated by a newer version.
+        case newer
+        /// Some other database: its tables.
+        case foreign([String])
+    }
+
+    static func state(_ db: Database) throws -> State {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let applied = tables.contains("grdb_migrations") ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
+        let known = Set(migrations.map(\.identifier))
+        if applied.isEmpty {
+            let others = tables.filter { $0 != "grdb_migrations" }
+            return others.isEmpty ? .empty : .foreign(others)
         }
-        return migrator
+        if applied.isDisjoint(with: known) { return .foreign(tables) }
+        if !applied.isSubset(of: known) { return .newer }
+        return applied == known ? .current : .pending
+    }
+
+    /// Brings the store to the current schema, in WAL mode, and returns the state it found.
+    /// The check and every missing migration run in one transaction that holds the write
+    /// lock (`BEGIN IMMEDIATE`): several processes opening a new store at once (cron overlap,
+    /// parallel ingests) take turns, and each after the first finds it migrated. A store
+    /// found `foreign` or `newer` under the lock is left as it was.
+    static func migrate(_ queue: DatabaseQueue) throws -> State {
+        try queue.inDatabase { db in
+            // Outside a transaction, as SQLite requires. While another process has the new
+            // file open SQLite answers "busy" at once rather than wait: try again, as long as
+            // the busy timeout.
+            let deadline = Date().addingTimeInterval(120)
+            while try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                do {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+            var found = State.current
+            try db.inTransaction(.immediate) {
+                found = try state(db)
+                guard found == .empty || found == .pending else { return .rollback }
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+                for migration in migrations where !applied.contains(migration.identifier) {
+                    try migration.run(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+                }
+                return .commit
+            }
+            return found
+        }
     }
 
     /// Event columns in insert order (after the fixed ones).
