@@ -20,8 +20,11 @@ struct AuditCommand: ParsableCommand {
             Info.plist) is counted as not evaluable; an audit with nothing evaluable is
             "insufficient evidence", never a pass.
 
-            Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on,
-            2 usage error, 3 database missing or insufficient evidence.
+            Exit codes: 0 nothing at or above --fail-on, 1 findings at or above
+            --fail-on, 2 usage error (also a report path that is the database or
+            cannot be written), 3 database missing or insufficient evidence, 7 a
+            report could not be written (the audit is recorded: `locaudit report`
+            writes it again).
             """
     )
 
@@ -75,6 +78,11 @@ struct AuditCommand: ParsableCommand {
             throw ValidationError("Unknown rule \(unknown.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them.")
         }
         if reducedAccuracyFloor <= 0 { throw ValidationError("--reduced-accuracy-floor must be positive.") }
+        let database = Store.defaultPath(store.db)
+        try reporting.validate(database: database)
+        if let writeBaseline, let problem = Output.problem(writing: writeBaseline, database: database) {
+            throw ValidationError("--write-baseline: " + problem)
+        }
     }
 
     func run() throws {

@@ -14,7 +14,8 @@ public struct LocAudit: ParsableCommand {
             Exit codes (each command's help says more): 0 success, 1 something failed or
             findings at or above --fail-on, 2 usage error, 3 nothing to read, no database,
             or insufficient evidence, 4 another run holds the lock (run, prune),
-            5 some input file failed in a run (the others were stored and audited).
+            5 some input file failed in a run (the others were stored and audited),
+            7 a report or standard output could not be written (what was stored stays).
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
@@ -23,18 +24,24 @@ public struct LocAudit: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line; usage errors exit with 2 (documented), not ArgumentParser's 64.
+    /// Runs the command line; usage errors exit with 2 (documented), not ArgumentParser's 64,
+    /// output that cannot be written with 7. A reader that closes standard output early
+    /// (`| head`) gets no SIGPIPE: the output ends quietly (see `Output.standardOutput`).
     public static func runMain(_ arguments: [String]? = nil) -> Never {
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
             Foundation.exit(0)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
+        } catch let error as OutputError {
+            printError(error.description)
+            Foundation.exit(OutputError.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Output.standardError(fullMessage(for: error) + "\n")
                 Foundation.exit(2)
             }
             exit(withError: error)
@@ -49,5 +56,5 @@ struct StoreOptions: ParsableArguments {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("locaudit: " + message + "\n").utf8))
+    Output.standardError("locaudit: " + message + "\n")
 }

@@ -8,7 +8,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Render the findings of a recorded audit run (default: the latest) without auditing again.",
         discussion: """
             Writes the same reports `locaudit audit` would have written for that run, from the
-            database alone. Exit codes: 0 rendered, 2 usage error, 3 no database or no such run.
+            database alone. Exit codes: 0 rendered, 2 usage error (also a report path
+            that is the database or cannot be written), 3 no database or no such run,
+            7 a report could not be written.
             """
     )
 
@@ -18,6 +20,10 @@ struct ReportCommand: ParsableCommand {
     var runId: Int64?
 
     @OptionGroup var reporting: ReportFlags
+
+    func validate() throws {
+        try reporting.validate(database: Store.defaultPath(store.db))
+    }
 
     func run() throws {
         let path = Store.defaultPath(store.db)

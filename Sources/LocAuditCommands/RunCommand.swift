@@ -23,9 +23,12 @@ struct RunCommand: ParsableCommand {
             Logs go to stderr (--quiet: warnings and errors only; --verbose: every file).
             Without --report, the text report goes to standard output.
 
-            Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or above
-            --fail-on, 2 usage error, 3 insufficient evidence, 4 another run holds the lock,
-            5 some file failed to ingest (the others were stored, audited and reported).
+            Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings
+            at or above --fail-on, 2 usage error (also a report path that is the
+            database or cannot be written), 3 insufficient evidence, 4 another run
+            holds the lock, 5 some file failed to ingest (the others were stored,
+            audited and reported), 7 a report could not be written (the run is
+            stored and archived: `locaudit report` writes it again).
             """
     )
 
@@ -65,6 +68,7 @@ struct RunCommand: ParsableCommand {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if wait < 0 { throw ValidationError("--wait must not be negative.") }
+        try reporting.validate(database: Store.defaultPath(store.db))
     }
 
     func run() throws {
@@ -92,9 +96,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(error.exitCode)
         }
         let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
-        let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
-                                             store: try Store(path: options.database, migrate: false))
-        if !stdout.isEmpty { print(stdout, terminator: "") }
+        try ReportRequest.write(requests, run: report, options: reporting.options, store: try Store(path: options.database, migrate: false))
         logger.notice("exit \(report.exitCode)")
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }

@@ -39,6 +39,7 @@ func listing(_ dir: String) -> [String] {
         let before = listing(inbox)
         let db = ws.store.path
         let reports = ws.dir.appendingPathComponent("reports").path
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)   // report folders are never created
         let first = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--jobs", "2",
                                                  "--report", "text:\(reports)/run.txt", "--report", "jsonl:\(reports)/findings.jsonl",
                                                  "--report", "fleet:\(reports)/fleet.txt"])
