@@ -17,7 +17,8 @@ struct IngestCommand: ParsableCommand {
 
             A file is stored wholly or not at all; a file whose content is already in the
             database is skipped. Exit codes: 0 every file stored or already there, 1 some
-            file failed (the others are stored), 2 usage error, 3 nothing to read.
+            file failed (the others are stored), 2 usage error, 3 nothing to read,
+            7 standard output could not be written (what was read is stored).
             """
     )
 
@@ -100,9 +101,9 @@ struct IngestCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try Output.standardOutput(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else if !quiet {
-            print(report.text(), terminator: "")
+            try Output.standardOutput(report.text())
         }
         if report.exitCode == 3 { printError("nothing to read in \(paths.joined(separator: " ")).") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }

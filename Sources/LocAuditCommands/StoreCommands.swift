@@ -13,7 +13,8 @@ struct PruneCommand: ParsableCommand {
             Takes the nightly run's lock (waits up to --wait seconds).
 
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
-            4 a run holds the lock.
+            4 a run holds the lock, 7 standard output could not be written (the
+            pruning is done).
             """
     )
 
@@ -48,7 +49,7 @@ struct PruneCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(error.exitCode)
         }
-        print(json ? jsonString(report) : report.text, terminator: json ? "\n" : "")
+        try Output.standardOutput(json ? jsonString(report) + "\n" : report.text)
     }
 }
 
@@ -56,7 +57,7 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "The store's size, rows per table, devices, apps, iOS versions and time span.",
-        discussion: "Exit codes: 0 printed, 2 usage error, 3 no database."
+        discussion: "Exit codes: 0 printed, 2 usage error, 3 no database, 7 standard output could not be written."
     )
 
     @OptionGroup var store: StoreOptions
@@ -71,7 +72,7 @@ struct StatsCommand: ParsableCommand {
             throw ExitCode(3)
         }
         let stats = try Maintenance.stats(database: path)
-        print(json ? jsonString(stats) : stats.text, terminator: json ? "\n" : "")
+        try Output.standardOutput(json ? jsonString(stats) + "\n" : stats.text)
     }
 }
 

@@ -266,4 +266,34 @@ private final class SocketListener: @unchecked Sendable {
         #expect(result.stderr.contains("is the database"), "\(result.stderr)")
         #expect(try ws.workspace.contentDump() == before)
     }
+
+    // MARK: Standard output
+
+    @Test("a failed write to standard output exits 7 with a sentence, for every command that prints",
+          arguments: [["audit", "--db", "DB"], ["report", "--db", "DB"], ["run", "--inbox", "INBOX", "--db", "DB"],
+                      ["query", "--db", "DB", "--sql", "SELECT 1"], ["query", "--list"],
+                      ["stats", "--db", "DB"], ["stats", "--db", "DB", "--json"], ["prune", "--db", "DB", "--older-than", "3650d", "--json"],
+                      ["ingest", "--db", "DB", "--json", "LOG"], ["ingest", "--db", "DB", "LOG"],
+                      ["rules"], ["rules", "explain", "missing-blue-bar"], ["catalog", "show"], ["catalog", "test"]])
+    func standardOutputFull(_ template: [String]) throws {
+        let ws = try auditable()
+        _ = try ws.audit()
+        let inbox = ws.workspace.dir.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let log = try ws.workspace.write("inbox/other-2026-11-20.log", LogScript().launch().deliver().text + "\n")
+        let arguments = template.map { ["DB": ws.dbPath, "INBOX": inbox.path, "LOG": log][$0] ?? $0 }
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let result = try run(locauditExecutable, arguments, stdout: full)
+        #expect(result.status == 7, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(result.stderr)")
+    }
+
+    @Test("a reader that closes the pipe early (| head) ends the output quietly: no signal, no crash report, the command's own status")
+    func closedPipe() throws {
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let result = try run(locauditExecutable, ["rules", "explain", "missing-blue-bar"], stdout: pipe.fileHandleForWriting)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
 }
