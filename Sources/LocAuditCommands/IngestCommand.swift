@@ -99,9 +99,7 @@ struct IngestCommand: ParsableCommand {
             if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try Output.standardOutput(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            try Output.standardOutput(try Output.json(report, what: "the ingest summary") + "\n")
         } else if !quiet {
             try Output.standardOutput(report.text())
         }

@@ -13,7 +13,8 @@ struct QueryCommand: ParsableCommand {
             nothing. Parameters are bound (:name in the SQL, --param name=VALUE here), never
             spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
             and the queries folder of the locaudit checkout or installation.
-            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error,
+            A number SQLite holds as infinite is Infinity or -Infinity in table and csv, null in
+            json. Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error,
             7 standard output could not be written.
             """
     )
@@ -72,7 +73,7 @@ struct QueryCommand: ParsableCommand {
             } else {
                 result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
             }
-            try Output.standardOutput(format.render(result))
+            try Output.standardOutput(try format.render(result))
         } catch let error as QueryError {
             printError(error.description)
             throw ExitCode(1)

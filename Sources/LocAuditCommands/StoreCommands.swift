@@ -49,7 +49,7 @@ struct PruneCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(error.exitCode)
         }
-        try Output.standardOutput(json ? jsonString(report) + "\n" : report.text)
+        try Output.standardOutput(json ? try Output.json(report, what: "the prune summary") + "\n" : report.text)
     }
 }
 
@@ -72,12 +72,6 @@ struct StatsCommand: ParsableCommand {
             throw ExitCode(3)
         }
         let stats = try Maintenance.stats(database: path)
-        try Output.standardOutput(json ? jsonString(stats) + "\n" : stats.text)
+        try Output.standardOutput(json ? try Output.json(stats, what: "the statistics") + "\n" : stats.text)
     }
-}
-
-func jsonString<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
 }

@@ -296,4 +296,33 @@ private final class SocketListener: @unchecked Sendable {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
+
+    // MARK: Non-finite numbers
+
+    @Test("query output is total: infinite numbers are null in JSON and Infinity/-Infinity in table and csv, no row lost")
+    func nonFiniteQueryValues() throws {
+        let ws = try auditable()
+        let sql = "SELECT 1e999 AS up, -1e999 AS down, 0.0/0 AS nan, 1 AS n"
+        let result = try QueryRunner.run(sql, store: ws.workspace.store)
+        let json = try JSONSerialization.jsonObject(with: Data(try QueryFormat.json.render(result).utf8)) as? [[String: Any]]
+        #expect(json?.count == 1)
+        #expect(json?.first?["up"] is NSNull && json?.first?["down"] is NSNull && json?.first?["nan"] is NSNull)
+        #expect(json?.first?["n"] as? Int == 1)
+        #expect(try QueryFormat.csv.render(result) == "up,down,nan,n\r\nInfinity,-Infinity,,1\r\n")
+        #expect(try QueryFormat.table.render(result).contains("Infinity  -Infinity"))
+
+        let printed = try run(locauditExecutable, ["query", "--db", ws.dbPath, "--format", "json", "--sql", sql])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.count == 1 && rows?.first?["up"] is NSNull, "\(printed.stdout)")
+    }
+
+    @Test("a value JSON cannot hold is an error with a sentence, never an empty output")
+    func unencodableJSON() throws {
+        struct Figure: Encodable { var rate: Double }
+        #expect { try Output.json(Figure(rate: .infinity), what: "the statistics") } throws: { error in
+            "\(error)" == "cannot write the statistics as JSON: inf in rate has no JSON form. Please report this with the command line."
+        }
+        #expect(try Output.json(Figure(rate: 2.5), pretty: false, what: "x") == #"{"rate":2.5}"#)
+    }
 }

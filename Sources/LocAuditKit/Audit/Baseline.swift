@@ -41,8 +41,6 @@ public struct Baseline: Codable, Sendable {
 
     /// Writes the baseline as reports are written (`Output`): never half a file, never over a device.
     func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try Output.write(String(decoding: try encoder.encode(self), as: UTF8.self), to: path)
+        try Output.write(try Output.json(self, what: "the baseline"), to: path)
     }
 }

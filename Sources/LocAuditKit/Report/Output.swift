@@ -129,6 +129,21 @@ public enum Output {
         _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
+    // MARK: JSON
+
+    /// JSON text (sorted keys, slashes unescaped) for reports and `--json` outputs. A value
+    /// that JSON cannot hold (a non-finite number) is an error naming `what`, never an empty output.
+    public static func json<T: Encodable>(_ value: T, pretty: Bool = true, what: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch let EncodingError.invalidValue(value, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw OutputError("cannot write \(what) as JSON: \(value) in \(field.isEmpty ? "the top level" : field) has no JSON form. Please report this with the command line.")
+        }
+    }
+
     // MARK: Destinations
 
     /// What a path names once its links are followed.

@@ -49,11 +49,11 @@ public struct ReportRequest: Sendable, Equatable {
     static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
         switch format {
         case .html:
-            return format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
+            return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
         case .fleet, .fleetHTML:
-            return format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
+            return try format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
         default:
-            return format.render(report, options: options)
+            return try format.render(report, options: options)
         }
     }
 }
