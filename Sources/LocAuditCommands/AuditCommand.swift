@@ -21,8 +21,10 @@ struct AuditCommand: ParsableCommand {
             "insufficient evidence", never a pass.
 
             Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on,
-            2 usage error, 3 database missing or insufficient evidence, 6 the store cannot be
-            used (cannot open it, not a locaudit store, damaged, read-only, disk full).
+            2 usage error (also a report path that is the database or cannot be written),
+            3 database missing or insufficient evidence, 6 the store cannot be used (cannot
+            open it, not a locaudit store, damaged, read-only, disk full), 7 a report could not
+            be written (the audit is recorded: `locaudit report` writes it again).
             """
     )
 
@@ -80,6 +82,11 @@ struct AuditCommand: ParsableCommand {
         }
         try requireText(device, "--device", "a device id (its UDID or name)")
         try requireText(app, "--app", "a bundle id")
+        let database = Store.defaultPath(store.db)
+        try reporting.validate(database: database)
+        if let writeBaseline, let problem = Output.problem(writing: writeBaseline, database: database) {
+            throw ValidationError("--write-baseline: " + problem)
+        }
     }
 
     func run() throws {

@@ -25,7 +25,7 @@ struct CatalogCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the built-in catalog (a valid catalog file to start from).")
-        func run() throws { print(Catalog.builtinJSON) }
+        func run() throws { try Output.standardOutput(Catalog.builtinJSON + "\n") }
     }
 
     struct Test: ParsableCommand {
@@ -46,9 +46,9 @@ struct CatalogCommand: ParsableCommand {
             }
             let failures = catalog.checkSamples()
             let samples = catalog.patterns.reduce(0) { $0 + $1.samples.count }
-            for failure in failures { print("FAIL \(failure)") }
-            print("\(catalog.patterns.count) patterns, \(samples) samples: \(samples - failures.count) passed, \(failures.count) failed"
-                  + (files.isEmpty ? "" : " (with \(files.joined(separator: ", ")))"))
+            try Output.standardOutput(failures.map { "FAIL \($0)\n" }.joined()
+                + "\(catalog.patterns.count) patterns, \(samples) samples: \(samples - failures.count) passed, \(failures.count) failed"
+                + (files.isEmpty ? "" : " (with \(files.joined(separator: ", ")))") + "\n")
             if !failures.isEmpty { throw ExitCode(1) }
         }
     }

@@ -25,7 +25,8 @@ struct IngestCommand: ParsableCommand {
             Exit codes: 0 every file stored or already there, 1 some file failed (the
             others are stored), 2 usage error, 3 nothing to read, 6 the
             store cannot be used (cannot create or open it, not a locaudit store, damaged,
-            read-only, disk full: the files stored before it stay).
+            read-only, disk full: the files stored before it stay), 7 standard output could
+            not be written (what was read is stored).
             """
     )
 
@@ -116,11 +117,9 @@ struct IngestCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try Output.standardOutput(try Output.json(report, what: "the ingest summary") + "\n")
         } else if !quiet {
-            print(report.text(), terminator: "")
+            try Output.standardOutput(report.text())
         }
         if report.exitCode == 3 { printError("nothing to read in \(paths.joined(separator: " ")).") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }

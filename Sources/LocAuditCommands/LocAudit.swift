@@ -17,6 +17,7 @@ public struct LocAudit: ParsableCommand {
             5 some input file failed in a run (the others were stored and audited),
             6 the store cannot be used (cannot open or create it, not a locaudit store,
             damaged, read-only, disk full).
+            7 a report or standard output could not be written (what was stored stays).
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
@@ -25,18 +26,24 @@ public struct LocAudit: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line; usage errors exit with 2 (documented), not ArgumentParser's 64.
+    /// Runs the command line; usage errors exit with 2 (documented), not ArgumentParser's 64,
+    /// output that cannot be written with 7. A reader that closes standard output early
+    /// (`| head`) gets no SIGPIPE: the output ends quietly (see `Output.standardOutput`).
     public static func runMain(_ arguments: [String]? = nil) -> Never {
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
             Foundation.exit(0)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
+        } catch let error as OutputError {
+            printError(error.description)
+            Foundation.exit(OutputError.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Output.standardError(fullMessage(for: error) + "\n")
                 Foundation.exit(2)
             }
             exit(withError: error)
@@ -81,5 +88,5 @@ func validateWait(_ wait: Double) throws {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("locaudit: " + message + "\n").utf8))
+    Output.standardError("locaudit: " + message + "\n")
 }

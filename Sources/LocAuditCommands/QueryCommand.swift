@@ -13,9 +13,11 @@ struct QueryCommand: ParsableCommand {
             nothing. Parameters are bound (:name in the SQL, --param name=VALUE here), never
             spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
             and the queries folder of the locaudit checkout or installation.
-            One statement at a time. A read-only store is fine.
+            One statement at a time. A read-only store is fine. A number SQLite holds as
+            infinite is Infinity or -Infinity in table and csv, null in json.
             Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no
-            database, 6 the store cannot be used (cannot open it, not a locaudit store, damaged).
+            database, 6 the store cannot be used (cannot open it, not a locaudit store, damaged),
+            7 standard output could not be written.
             """
     )
 
@@ -44,13 +46,15 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         if list {
+            var out = ""
             for q in SavedQuery.all() {
-                print(q.name)
-                if !q.description.isEmpty { print("  \(q.description)") }
+                out += q.name + "\n"
+                if !q.description.isEmpty { out += "  \(q.description)\n" }
                 for p in q.parameters {
-                    print("  --param \(p.name)=…" + (p.defaultValue.map { " (default \($0))" } ?? " (required)") + (p.description.isEmpty ? "" : "  \(p.description)"))
+                    out += "  --param \(p.name)=…" + (p.defaultValue.map { " (default \($0))" } ?? " (required)") + (p.description.isEmpty ? "" : "  \(p.description)") + "\n"
                 }
             }
+            try Output.standardOutput(out)
             return
         }
         var values: [String: String] = [:]
@@ -67,7 +71,7 @@ struct QueryCommand: ParsableCommand {
                 } else {
                     result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
                 }
-                print(format.render(result), terminator: "")
+                try Output.standardOutput(try format.render(result))
             } catch let error as QueryError {
                 printError(error.description)
                 throw ExitCode(1)

@@ -8,9 +8,10 @@ struct ReportCommand: ParsableCommand {
         abstract: "Render the findings of a recorded audit run (default: the latest) without auditing again.",
         discussion: """
             Writes the same reports `locaudit audit` would have written for that run, from the
-            database alone; a read-only store is fine. Exit codes: 0 rendered, 2 usage error,
-            3 no database or no such run, 6 the store cannot be used (cannot open it, not a
-            locaudit store, damaged).
+            database alone; a read-only store is fine. Exit codes: 0 rendered, 2 usage error
+            (also a report path that is the database or cannot be written), 3 no database or
+            no such run, 6 the store cannot be used (cannot open it, not a locaudit store,
+            damaged), 7 a report could not be written.
             """
     )
 
@@ -23,6 +24,7 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         if let runId, runId < 1 { throw ValidationError("--run takes an audit run's id, 1 or more (got \(runId)).") }
+        try reporting.validate(database: store.path)
     }
 
     func run() throws {

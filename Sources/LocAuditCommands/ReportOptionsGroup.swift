@@ -9,14 +9,14 @@ extension ReportRequest: ExpressibleByArgument {
 /// The report flags `audit` and `report` share.
 struct ReportFlags: ParsableArguments {
     @Option(name: .customLong("report"), help: ArgumentHelp(
-        "A report, FORMAT[:PATH] (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable. Without a path it goes to standard output.",
+        "A report, FORMAT[:PATH] (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable. Without a path it goes to standard output. A file is replaced whole once every report is written (its folder must exist); a device, FIFO or socket is written to; a link is followed; the database's files are refused.",
         valueName: "format[:path]"))
     var reports: [ReportRequest] = []
 
     @Option(help: ArgumentHelp("Format of the report on standard output when no --report is given.", valueName: "name"))
     var format: OutputFormat = .text
 
-    @Option(help: ArgumentHelp("Write that report here instead of standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write that report here instead of standard output (as a --report path).", valueName: "file"))
     var output: String?
 
     @Flag(help: "Show delivered coordinates in reports (hidden by default: they are people's locations).")
@@ -34,6 +34,14 @@ struct ReportFlags: ParsableArguments {
 
     var requests: [ReportRequest] { reports.isEmpty ? [ReportRequest(format: format, path: output)] : reports }
 
+    /// Refuses, before anything runs, a report path that is the database (or one of its
+    /// files) or that cannot be written: exit 2.
+    func validate(database: String) throws {
+        for path in requests.compactMap(\.path) {
+            if let problem = Output.problem(writing: path, database: database) { throw ValidationError(problem) }
+        }
+    }
+
     var options: ReportOptions {
         var o = ReportOptions()
         o.showCoordinates = showCoordinates
@@ -43,7 +51,6 @@ struct ReportFlags: ParsableArguments {
     }
 
     func write(_ report: AuditReport, store: Store) throws {
-        let stdout = try ReportRequest.write(requests, report: report, options: options, store: store)
-        if !stdout.isEmpty { print(stdout, terminator: "") }
+        try ReportRequest.write(requests, report: report, options: options, store: store)
     }
 }

@@ -16,9 +16,9 @@ struct RulesCommand: ParsableCommand {
         @Flag(help: "As a Markdown table (the README's rule table).")
         var markdown = false
 
-        func run() {
+        func run() throws {
             let rules = RuleRegistry.descriptions
-            print(markdown ? RulesText.markdown(rules) : RulesText.table(rules), terminator: "")
+            try Output.standardOutput(markdown ? RulesText.markdown(rules) : RulesText.table(rules))
         }
     }
 
@@ -34,8 +34,8 @@ struct RulesCommand: ParsableCommand {
             }
         }
 
-        func run() {
-            print(RulesText.explain(RuleRegistry.description(of: id)!), terminator: "")
+        func run() throws {
+            try Output.standardOutput(RulesText.explain(RuleRegistry.description(of: id)!))
         }
     }
 
@@ -56,8 +56,8 @@ struct RulesCommand: ParsableCommand {
             let drifts = try RuleExampleRunner.check(only: id)
             let rules = RuleRegistry.descriptions.filter { id == nil || $0.identifier == id }
             let examples = rules.reduce(0) { $0 + $1.triggeringExamples.count + $1.nonTriggeringExamples.count }
-            for drift in drifts { print("DRIFT \(drift)") }
-            print("\(rules.count) rules, \(examples) examples, \(drifts.count) drift\(drifts.count == 1 ? "" : "s").")
+            try Output.standardOutput(drifts.map { "DRIFT \($0)\n" }.joined()
+                + "\(rules.count) rules, \(examples) examples, \(drifts.count) drift\(drifts.count == 1 ? "" : "s").\n")
             if !drifts.isEmpty { throw ExitCode(1) }
         }
     }

@@ -30,10 +30,12 @@ struct RunCommand: ParsableCommand {
             Without --report, the text report goes to standard output.
 
             Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or above
-            --fail-on, 2 usage error, 3 insufficient evidence, 4 another run holds the lock,
-            5 some file failed to ingest (the others were stored, audited and reported),
-            6 the store cannot be used (cannot create or open it, not a locaudit store, damaged,
-            read-only, disk full).
+            --fail-on, 2 usage error (also a report path that is the database or cannot be
+            written), 3 insufficient evidence, 4 another run holds the lock, 5 some file failed
+            to ingest (the others were stored, audited and reported), 6 the store cannot be used
+            (cannot create or open it, not a locaudit store, damaged, read-only, disk full),
+            7 a report could not be written (the run is stored and archived: `locaudit report`
+            writes it again).
             """
     )
 
@@ -80,6 +82,7 @@ struct RunCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         try validateWait(wait)
         if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
+        try reporting.validate(database: store.path)
     }
 
     func run() throws {
@@ -110,9 +113,8 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(error.exitCode)
             }
             let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
-            let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
-                                                 store: try Store(path: options.database, access: .read))
-            if !stdout.isEmpty { print(stdout, terminator: "") }
+            try ReportRequest.write(requests, run: report, options: reporting.options,
+                                    store: try Store(path: options.database, access: .read))
             return report
         }
         logger.notice("exit \(report.exitCode)")

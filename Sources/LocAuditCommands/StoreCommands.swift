@@ -15,7 +15,8 @@ struct PruneCommand: ParsableCommand {
 
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
             4 a run holds the lock, 6 the store cannot be used (cannot open it, not a locaudit
-            store, damaged, read-only, disk full).
+            store, damaged, read-only, disk full), 7 standard output could not be written (the
+            pruning is done).
             """
     )
 
@@ -50,7 +51,7 @@ struct PruneCommand: ParsableCommand {
                 throw ExitCode(error.exitCode)
             }
         }
-        print(json ? jsonString(report) : report.text, terminator: json ? "\n" : "")
+        try Output.standardOutput(json ? try Output.json(report, what: "the prune summary") + "\n" : report.text)
     }
 }
 
@@ -60,7 +61,8 @@ struct StatsCommand: ParsableCommand {
         abstract: "The store's size, rows per table, devices, apps, iOS versions and time span.",
         discussion: """
             A read-only store is fine. Exit codes: 0 printed, 2 usage error, 3 no database,
-            6 the store cannot be used (cannot open it, not a locaudit store, damaged).
+            6 the store cannot be used (cannot open it, not a locaudit store, damaged),
+            7 standard output could not be written.
             """
     )
 
@@ -71,12 +73,6 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let stats = try withStore(store.path) { try Maintenance.stats(database: store.path) }
-        print(json ? jsonString(stats) : stats.text, terminator: json ? "\n" : "")
+        try Output.standardOutput(json ? try Output.json(stats, what: "the statistics") + "\n" : stats.text)
     }
-}
-
-func jsonString<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
 }

@@ -83,7 +83,7 @@ import Testing
     func jsonFields() throws {
         let ws = try AuditWorkspace()
         try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
-        let json = OutputFormat.json.render(try ws.audit())
+        let json = try OutputFormat.json.render(try ws.audit())
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let findings = try #require(doc["findings"] as? [[String: Any]])
         #expect(findings.count == 2)

@@ -46,6 +46,7 @@ func settled(_ options: RunOptions) -> RunOptions {
         let before = listing(inbox)
         let db = ws.store.path
         let reports = ws.dir.appendingPathComponent("reports").path
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)   // report folders are never created
         let first = try run(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--settle", "0", "--jobs", "2",
                                                  "--report", "text:\(reports)/run.txt", "--report", "jsonl:\(reports)/findings.jsonl",
                                                  "--report", "fleet:\(reports)/fleet.txt"])

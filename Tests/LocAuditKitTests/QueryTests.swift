@@ -56,14 +56,14 @@ import Testing
         #expect { try SavedQuery.find("nope", in: dir) } throws: { "\($0)".contains("--list") }
     }
 
-    @Test func formatsEscapeWhatTheyMust() {
+    @Test func formatsEscapeWhatTheyMust() throws {
         let result = QueryResult(columns: ["a", "b"], rows: [["x,\"y\"\nz".databaseValue, DatabaseValue.null], [1.databaseValue, 2.5.databaseValue]])
-        #expect(QueryFormat.csv.render(result) == "a,b\r\n\"x,\"\"y\"\"\nz\",\r\n1,2.5\r\n")
-        let json = try? JSONSerialization.jsonObject(with: Data(QueryFormat.json.render(result).utf8)) as? [[String: Any]]
+        #expect(try QueryFormat.csv.render(result) == "a,b\r\n\"x,\"\"y\"\"\nz\",\r\n1,2.5\r\n")
+        let json = try? JSONSerialization.jsonObject(with: Data(try QueryFormat.json.render(result).utf8)) as? [[String: Any]]
         #expect(json?.first?["a"] as? String == "x,\"y\"\nz")
         #expect(json?.first?["b"] is NSNull)
         #expect(json?.last?["b"] as? Double == 2.5)
-        #expect(QueryFormat.table.render(result).hasSuffix("(2 rows)\n"))
+        #expect(try QueryFormat.table.render(result).hasSuffix("(2 rows)\n"))
     }
 
     @Test func ingestOnlyQueriesAnswerOnTheSamples() throws {
@@ -98,7 +98,7 @@ import Testing
         let query = try SavedQuery.find(name, in: [packageRoot.appendingPathComponent("queries")])
         let result = try QueryRunner.run(query, parameters: SavedQueryResultTests.parameters[name] ?? [:], store: SavedQueryResultTests.store.store)
         // Paths are where this checkout is; the expected files say samples/...
-        let actual = QueryFormat.csv.render(result).replacingOccurrences(of: packageRoot.path + "/", with: "")
+        let actual = try QueryFormat.csv.render(result).replacingOccurrences(of: packageRoot.path + "/", with: "")
         let path = ReporterTests.expected.appendingPathComponent("queries/\(name).csv")
         if ProcessInfo.processInfo.environment["LOCAUDIT_UPDATE_EXPECTED"] == "1" { try Data(actual.utf8).write(to: path) }
         #expect(actual == (try String(contentsOf: path, encoding: .utf8)), "\(name): rerun with LOCAUDIT_UPDATE_EXPECTED=1 and review the diff")

@@ -50,7 +50,7 @@ import Testing
     @Test("each reporter's output is the expected file", arguments: OutputFormat.allCases.filter { $0 != .html })
     func expectedOutput(format: OutputFormat) throws {
         let name = "report.\(format.rawValue)"
-        let actual = format.render(ReporterTests.fixture())
+        let actual = try format.render(ReporterTests.fixture())
         let path = ReporterTests.expected.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["LOCAUDIT_UPDATE_EXPECTED"] == "1" {
             try Data(actual.utf8).write(to: path)
@@ -64,7 +64,7 @@ import Testing
     @Test("a log string carrying markup, quotes, commas and newlines is escaped by every reporter", arguments: OutputFormat.allCases)
     func escaping(format: OutputFormat) throws {
         let report = ReporterTests.fixture(message: ReporterTests.hostile, bundle: "com.evil.<b>\"app\"</b>", file: "logs/a,b\n\"c\".log")
-        let out = format.render(report)
+        let out = try format.render(report)
         switch format {
         case .json:
             let doc = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
@@ -180,7 +180,7 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         let stored = try AuditReport.stored(in: ws.store)
         #expect(stored.runId == live.runId)
         for format in OutputFormat.allCases {
-            #expect(format.render(stored) == format.render(live), "\(format) of the stored run differs from the audit's")
+            #expect(try format.render(stored) == format.render(live), "\(format) of the stored run differs from the audit's")
         }
         // A second audit: the first run can still be rendered, and says the same as before.
         let second = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
@@ -195,7 +195,7 @@ final class XMLCollector: NSObject, XMLParserDelegate {
         let coordinates = try ws.rows("SELECT DISTINCT latitude FROM events WHERE latitude IS NOT NULL").map { String($0[0] as Double) }
         #expect(!coordinates.isEmpty)
         for format in OutputFormat.allCases {
-            let out = format.render(report)
+            let out = try format.render(report)
             #expect(!coordinates.contains(where: out.contains), "\(format) shows a coordinate")
         }
     }

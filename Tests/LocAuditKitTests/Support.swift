@@ -61,20 +61,24 @@ final class Workspace {
     }
 }
 
-/// Runs a real program and returns its exit status and output.
+/// Runs a real program and returns its exit status and output. `stdout` sends its standard
+/// output elsewhere than the returned string (then empty); `directory` is its working folder.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String]? = nil,
+         stdout: FileHandle? = nil, directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    if let directory { process.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
+    process.standardOutput = stdout ?? out
     process.standardError = err
     process.standardInput = input
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
     try input.fileHandleForWriting.close()
+    if stdout != nil { try out.fileHandleForWriting.close() }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

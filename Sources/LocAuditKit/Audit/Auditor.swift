@@ -63,7 +63,6 @@ public struct Auditor {
             try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
             report.runId = try AuditRecorder.recordRun(found, report: &report, options: options, in: db)
         }
-        if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
             report.hiddenByBaseline = found.count - report.findings.count
@@ -74,6 +73,8 @@ public struct Auditor {
             try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
                            arguments: [report.verdict.rawValue, report.exitCode, report.runId])
         }
+        // Last, so that a baseline that cannot be written leaves the run fully recorded.
+        if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         return report
     }
 }

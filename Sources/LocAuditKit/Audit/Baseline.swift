@@ -39,9 +39,8 @@ public struct Baseline: Codable, Sendable {
         }
     }
 
+    /// Writes the baseline as reports are written (`Output`): never half a file, never over a device.
     func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+        try Output.write(try Output.json(self, what: "the baseline"), to: path)
     }
 }

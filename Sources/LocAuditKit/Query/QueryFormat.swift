@@ -10,11 +10,14 @@ public enum QueryFormat: String, CaseIterable, Sendable {
     /// An array of objects, one per row.
     case json
 
-    public func render(_ result: QueryResult) -> String {
+    /// Every row in this format. A non-finite number (SQLite's `1e999`, stores written before
+    /// non-finite values became NULL) is `Infinity`, `-Infinity` or `NaN` in table and csv, and
+    /// `null` in JSON; a result JSON cannot hold is an `OutputError`, never a lost row.
+    public func render(_ result: QueryResult) throws -> String {
         switch self {
         case .table: return QueryFormat.table(result)
         case .csv: return QueryFormat.csv(result)
-        case .json: return QueryFormat.json(result)
+        case .json: return try QueryFormat.json(result)
         }
     }
 
@@ -22,6 +25,8 @@ public enum QueryFormat: String, CaseIterable, Sendable {
         switch value.storage {
         case .null: return ""
         case .int64(let i): return String(i)
+        case .double(let d) where d.isNaN: return "NaN"
+        case .double(let d) where d.isInfinite: return d < 0 ? "-Infinity" : "Infinity"
         case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : String(d)
         case .string(let s): return s
         case .blob(let b): return "x'" + b.map { String(format: "%02x", $0) }.joined() + "'"
@@ -46,22 +51,26 @@ public enum QueryFormat: String, CaseIterable, Sendable {
         return ([r.columns] + r.rows.map { $0.map(text) }).map { $0.map(quotedCSV).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
-    static func json(_ r: QueryResult) -> String {
+    static func json(_ r: QueryResult) throws -> String {
         let objects: [[String: Any]] = r.rows.map { row in
             var object: [String: Any] = [:]
             for (column, value) in zip(r.columns, row) {
                 switch value.storage {
                 case .null: object[column] = NSNull()
                 case .int64(let i): object[column] = i
-                case .double(let d): object[column] = d
+                case .double(let d): object[column] = d.isFinite ? d : NSNull()
                 case .string(let s): object[column] = s
                 case .blob(let b): object[column] = Data(b).base64EncodedString()
                 }
             }
             return object
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        do {
+            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            return String(decoding: data, as: UTF8.self) + "\n"
+        } catch {
+            throw OutputError("cannot write the query's rows as JSON; use --format csv or table, and please report the query.")
+        }
     }
 }
 

@@ -29,7 +29,7 @@ public enum JSONReporter {
         var locauditVersion: String
     }
 
-    public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
+    public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) throws -> String {
         let indices = Array(report.findings.indices)
         let doc = Document(run: Run(id: report.runId, startedAt: report.startedAt, database: report.database, events: report.events,
                                     sessions: report.coverage.sessions, locauditVersion: options.version),
@@ -38,9 +38,7 @@ public enum JSONReporter {
                            persisting: indices.filter { report.persisting.contains(report.findings[$0].fingerprint) },
                            resolved: report.resolved, hiddenByBaseline: report.hiddenByBaseline, coverage: report.coverage,
                            failOn: report.failOn, verdict: report.verdict, exitCode: report.exitCode)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(doc)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+        return try Output.json(doc, what: "the JSON report") + "\n"
     }
 }
 
@@ -63,12 +61,10 @@ public enum JSONLinesReporter {
         enum Keys: String, CodingKey { case run, change }
     }
 
-    public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return report.findings.map { f in
+    public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) throws -> String {
+        try report.findings.map { f in
             let line = Line(run: report.runId, change: report.new.contains(f.fingerprint) ? "new" : "persisting", finding: f)
-            return String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self) + "\n"
+            return try Output.json(line, pretty: false, what: "the JSON Lines report") + "\n"
         }.joined()
     }
 }

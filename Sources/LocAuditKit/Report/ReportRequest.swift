@@ -18,19 +18,30 @@ public struct ReportRequest: Sendable, Equatable {
         self.path = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
     }
 
-    /// Renders and writes every request; parent folders are created. Returns what goes to
-    /// standard output (at most one request may go there; the caller prints it).
-    /// The HTML report reads its timelines and evidence lines from `store`.
-    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions, store: Store) throws -> String {
-        var stdout = ""
+    /// Renders every request, then writes them (see `deliver`). The HTML report reads its
+    /// timelines and evidence lines from `store`.
+    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions, store: Store) throws {
+        var reports: [(request: ReportRequest, text: String)] = []
         for request in requests {
             var opts = options
             if request.path != nil { opts.color = false }
-            let text = try render(request.format, report, options: opts, store: store)
-            guard let path = request.path else { stdout += text; continue }
-            try writeFile(text, to: path)
+            reports.append((request, try render(request.format, report, options: opts, store: store)))
         }
-        return stdout
+        try deliver(reports, run: report.runId)
+    }
+
+    /// Writes rendered reports through `Output`: every file first (regular files replaced
+    /// only once all are complete), then standard output (at most one request goes there).
+    /// An error says the audit `run` is recorded and how to render it again.
+    static func deliver(_ reports: [(request: ReportRequest, text: String)], run: Int64?) throws {
+        do {
+            try Output.write(reports.compactMap { r in r.request.path.map { (path: $0, text: r.text) } })
+            let stdout = reports.filter { $0.request.path == nil }.map(\.text).joined()
+            if !stdout.isEmpty { try Output.standardOutput(stdout) }
+        } catch let error as OutputError {
+            guard let run else { throw error }
+            throw OutputError(error.description + " The audit is recorded as run \(run): `locaudit report --run \(run)` writes its reports again.")
+        }
     }
 
     /// A report in a format: the HTML page reads its timelines and evidence lines from the
@@ -38,17 +49,11 @@ public struct ReportRequest: Sendable, Equatable {
     static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
         switch format {
         case .html:
-            return format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
+            return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
         case .fleet, .fleetHTML:
-            return format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
+            return try format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
         default:
-            return format.render(report, options: options)
+            return try format.render(report, options: options)
         }
-    }
-
-    static func writeFile(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

@@ -48,24 +48,19 @@ public enum RunSummaryReporter {
 extension ReportRequest {
     /// Writes a nightly run's reports: the text report is the run summary followed by the
     /// audit's; the other formats are the audit's and are written only when there was one.
-    /// Returns what goes to standard output.
-    public static func write(_ requests: [ReportRequest], run: RunReport, options: ReportOptions, store: Store) throws -> String {
-        var stdout = ""
+    public static func write(_ requests: [ReportRequest], run: RunReport, options: ReportOptions, store: Store) throws {
+        var reports: [(request: ReportRequest, text: String)] = []
         for request in requests {
             var opts = options
             if request.path != nil { opts.color = false }
-            var text: String
             if request.format == .text {
-                text = RunSummaryReporter.generateReport(run)
-                if let audit = run.audit { text += "\n" + request.format.render(audit, options: opts) }
+                var text = RunSummaryReporter.generateReport(run)
+                if let audit = run.audit { text += "\n" + (try request.format.render(audit, options: opts)) }
+                reports.append((request, text))
             } else if let audit = run.audit {
-                text = try render(request.format, audit, options: opts, store: store)
-            } else {
-                continue
+                reports.append((request, try render(request.format, audit, options: opts, store: store)))
             }
-            guard let path = request.path else { stdout += text; continue }
-            try writeFile(text, to: path)
         }
-        return stdout
+        try deliver(reports, run: run.audit?.runId)
     }
 }
