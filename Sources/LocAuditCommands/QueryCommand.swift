@@ -14,7 +14,8 @@ struct QueryCommand: ParsableCommand {
             spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
             and the queries folder of the locaudit checkout or installation.
             A number SQLite holds as infinite is Infinity or -Infinity in table and csv, null in
-            json. Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error,
+            json; two columns of one name are refused in json (name them apart with AS).
+            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error,
             7 standard output could not be written.
             """
     )

@@ -318,6 +318,18 @@ private final class SocketListener: @unchecked Sendable {
         #expect(rows?.count == 1 && rows?.first?["up"] is NSNull, "\(printed.stdout)")
     }
 
+    @Test("query --format json refuses a result with two columns of one name (a join's two id) instead of dropping one; csv keeps both")
+    func duplicateColumnsInJSON() throws {
+        let ws = try auditable()
+        let sql = "SELECT 1 AS id, 2 AS id, 3 AS other"
+        let json = try run(locauditExecutable, ["query", "--db", ws.dbPath, "--format", "json", "--sql", sql])
+        #expect(json.status == 1, "\(json.stdout)")
+        #expect(json.stdout.isEmpty, "\(json.stdout)")
+        #expect(json.stderr.contains("two columns named id"), "\(json.stderr)")
+        let csv = try run(locauditExecutable, ["query", "--db", ws.dbPath, "--format", "csv", "--sql", sql])
+        #expect(csv.status == 0 && csv.stdout == "id,id,other\r\n1,2,3\r\n", "\(csv.stdout)\(csv.stderr)")
+    }
+
     @Test("a value JSON cannot hold is an error with a sentence, never an empty output")
     func unencodableJSON() throws {
         struct Figure: Encodable { var rate: Double }
