@@ -330,6 +330,18 @@ private final class SocketListener: @unchecked Sendable {
         #expect(csv.status == 0 && csv.stdout == "id,id,other\r\n1,2,3\r\n", "\(csv.stdout)\(csv.stderr)")
     }
 
+    @Test("the HTML report draws a delivery whose stored accuracy is huge or infinite (a store written before non-finite numbers became NULL) instead of crashing",
+          arguments: [("1e300", "±1e+300 m"), ("1e999", "±inf m"), ("-1e999", "±-inf m")])
+    func htmlNonFiniteAccuracy(_ value: String, _ shown: String) throws {
+        let ws = try auditable()
+        try ws.workspace.store.connect().write { try $0.execute(sql: "UPDATE events SET horizontal_accuracy = \(value) WHERE horizontal_accuracy IS NOT NULL") }
+        let html = ws.workspace.dir.appendingPathComponent("audit.html").path
+        let result = try run(locauditExecutable, ["audit", "--db", ws.dbPath, "--report", "html:\(html)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains(shown), "the delivery's tooltip shows the stored accuracy")
+    }
+
     @Test("a value JSON cannot hold is an error with a sentence, never an empty output")
     func unencodableJSON() throws {
         struct Figure: Encodable { var rate: Double }
