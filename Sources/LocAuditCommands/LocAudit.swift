@@ -42,6 +42,15 @@ public struct LocAudit: ParsableCommand {
             Foundation.exit(OutputError.exitCode)
         } catch {
             let code = exitCode(for: error)
+            if code == .success {   // --help, --version: what they print is output like any other
+                do {
+                    try Output.standardOutput(fullMessage(for: error) + "\n")
+                } catch {
+                    printError("\(error)")
+                    Foundation.exit(OutputError.exitCode)
+                }
+                Foundation.exit(0)
+            }
             if code == .validationFailure {
                 Output.standardError(fullMessage(for: error) + "\n")
                 Foundation.exit(2)

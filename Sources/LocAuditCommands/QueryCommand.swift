@@ -14,7 +14,8 @@ struct QueryCommand: ParsableCommand {
             spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
             and the queries folder of the locaudit checkout or installation.
             One statement at a time. A read-only store is fine. A number SQLite holds as
-            infinite is Infinity or -Infinity in table and csv, null in json.
+            infinite is Infinity or -Infinity in table and csv, null in json;
+            two columns of one name are refused in json (name them apart with AS).
             Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no
             database, 6 the store cannot be used (cannot open it, not a locaudit store, damaged),
             7 standard output could not be written.

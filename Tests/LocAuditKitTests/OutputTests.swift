@@ -274,7 +274,8 @@ private final class SocketListener: @unchecked Sendable {
                       ["query", "--db", "DB", "--sql", "SELECT 1"], ["query", "--list"],
                       ["stats", "--db", "DB"], ["stats", "--db", "DB", "--json"], ["prune", "--db", "DB", "--older-than", "3650d", "--json"],
                       ["ingest", "--db", "DB", "--json", "LOG"], ["ingest", "--db", "DB", "LOG"],
-                      ["rules"], ["rules", "explain", "missing-blue-bar"], ["catalog", "show"], ["catalog", "test"]])
+                      ["rules"], ["rules", "explain", "missing-blue-bar"], ["catalog", "show"], ["catalog", "test"],
+                      ["--help"], ["--version"], ["query", "--help"]])
     func standardOutputFull(_ template: [String]) throws {
         let ws = try auditable()
         _ = try ws.audit()
@@ -315,6 +316,30 @@ private final class SocketListener: @unchecked Sendable {
         #expect(printed.status == 0, "\(printed.stderr)")
         let rows = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [[String: Any]]
         #expect(rows?.count == 1 && rows?.first?["up"] is NSNull, "\(printed.stdout)")
+    }
+
+    @Test("query --format json refuses a result with two columns of one name (a join's two id) instead of dropping one; csv keeps both")
+    func duplicateColumnsInJSON() throws {
+        let ws = try auditable()
+        let sql = "SELECT 1 AS id, 2 AS id, 3 AS other"
+        let json = try run(locauditExecutable, ["query", "--db", ws.dbPath, "--format", "json", "--sql", sql])
+        #expect(json.status == 1, "\(json.stdout)")
+        #expect(json.stdout.isEmpty, "\(json.stdout)")
+        #expect(json.stderr.contains("two columns named id"), "\(json.stderr)")
+        let csv = try run(locauditExecutable, ["query", "--db", ws.dbPath, "--format", "csv", "--sql", sql])
+        #expect(csv.status == 0 && csv.stdout == "id,id,other\r\n1,2,3\r\n", "\(csv.stdout)\(csv.stderr)")
+    }
+
+    @Test("the HTML report draws a delivery whose stored accuracy is huge or infinite (a store written before non-finite numbers became NULL) instead of crashing",
+          arguments: [("1e300", "±1e+300 m"), ("1e999", "±inf m"), ("-1e999", "±-inf m")])
+    func htmlNonFiniteAccuracy(_ value: String, _ shown: String) throws {
+        let ws = try auditable()
+        try ws.workspace.store.connect().write { try $0.execute(sql: "UPDATE events SET horizontal_accuracy = \(value) WHERE horizontal_accuracy IS NOT NULL") }
+        let html = ws.workspace.dir.appendingPathComponent("audit.html").path
+        let result = try run(locauditExecutable, ["audit", "--db", ws.dbPath, "--report", "html:\(html)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains(shown), "the delivery's tooltip shows the stored accuracy")
     }
 
     @Test("a value JSON cannot hold is an error with a sentence, never an empty output")

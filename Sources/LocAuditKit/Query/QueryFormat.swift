@@ -12,7 +12,8 @@ public enum QueryFormat: String, CaseIterable, Sendable {
 
     /// Every row in this format. A non-finite number (SQLite's `1e999`, stores written before
     /// non-finite values became NULL) is `Infinity`, `-Infinity` or `NaN` in table and csv, and
-    /// `null` in JSON; a result JSON cannot hold is an `OutputError`, never a lost row.
+    /// `null` in JSON. Two columns of one name are a `QueryError` in JSON (an object would keep
+    /// one); a result JSON cannot hold is an `OutputError`: never a lost row or value.
     public func render(_ result: QueryResult) throws -> String {
         switch self {
         case .table: return QueryFormat.table(result)
@@ -52,6 +53,12 @@ public enum QueryFormat: String, CaseIterable, Sendable {
     }
 
     static func json(_ r: QueryResult) throws -> String {
+        // An object holds one value per name: a second column of a name (a join's two `id`) would be lost.
+        var seen = Set<String>()
+        if let twice = r.columns.first(where: { !seen.insert($0).inserted }) {
+            throw QueryError("the result has two columns named \(twice), and a JSON object holds only one: "
+                             + "name them apart (SELECT a.\(twice) AS a_\(twice), ...) or use --format csv or table.")
+        }
         let objects: [[String: Any]] = r.rows.map { row in
             var object: [String: Any] = [:]
             for (column, value) in zip(r.columns, row) {

@@ -211,11 +211,16 @@ struct TimelineDrawing {
 
 /// An SVG coordinate: one decimal, none when whole (`184.7`, `985`).
 private func fmt(_ value: Double) -> String {
-    let rounded = (value * 10).rounded() / 10
-    return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    oneDecimal((value * 10).rounded() / 10)
 }
 
-/// `10`, `12.5`.
+/// `10`, `12.5`; a stored accuracy too large for that (or infinite: a store written before
+/// non-finite numbers became NULL) as Swift writes it, `1e+300`, `inf`, never a trap.
 private func formatMetres(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    oneDecimal(value)
+}
+
+private func oneDecimal(_ value: Double) -> String {
+    guard abs(value) < 1e15 else { return String(value) }
+    return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
 }
