@@ -65,6 +65,10 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
+        try requirePath(inbox, "--inbox", "a folder (where the day's exports land)")
+        try requirePath(archive, "--archive", "a folder (where ingested files go)")
+        try requirePath(inventory, "--inventory", "a file (CSV udid,name,product_type,os_version)")
+        try requirePath(catalogFiles, "--catalog", "a file (a message catalog)")
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         try validateWait(wait)
     }

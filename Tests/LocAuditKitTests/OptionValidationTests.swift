@@ -43,6 +43,17 @@ import Testing
         (["prune", "--older-than", "1e400d"], "--older-than '1e400d' is not an age"),
         (["prune", "--older-than=-1d"], "--older-than '-1d' is not an age"),
         (["prune", "--older-than", "30"], "--older-than '30' is not an age"),
+        // An empty path is never "the current folder": `run --archive ''` moved the inbox's files there.
+        (["run", "--inbox", ""], "--inbox needs a folder"),
+        (["run", "--inbox", "in", "--archive", ""], "--archive needs a folder"),
+        (["run", "--inbox", "in", "--inventory", ""], "--inventory needs a file"),
+        (["run", "--inbox", "in", "--catalog", ""], "--catalog needs a file"),
+        (["ingest", "--catalog", "", "x.log"], "--catalog needs a file"),
+        (["ingest", "--device-info", "", "x.log"], "--device-info needs a file"),
+        (["ingest", "--info-plist", "", "x.log"], "--info-plist needs a file"),
+        (["ingest", "x.log", ""], "a PATH to ingest cannot be empty"),
+        (["audit", "--baseline", ""], "--baseline needs a file"),
+        (["query", "--sql", "SELECT :x", "--param", "=x"], "--param takes KEY=VALUE"),
     ]
 
     @Test("an option that makes no sense is a usage error with a sentence", arguments: refused)
