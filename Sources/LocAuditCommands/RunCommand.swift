@@ -97,6 +97,10 @@ struct RunCommand: ParsableCommand {
             } catch let error as AuditError {
                 logger.critical("\(error.description)")
                 throw ExitCode(error.exitCode)
+            } catch let error as CatalogError {
+                // As for `ingest`: a catalog that cannot be used is a usage error.
+                logger.critical("\(error.description)")
+                throw ExitCode(2)
             }
             let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
             let stdout = try ReportRequest.write(requests, run: report, options: reporting.options,
