@@ -80,6 +80,7 @@ struct AuditCommand: ParsableCommand {
         if !(reducedAccuracyFloor.isFinite && reducedAccuracyFloor > 0) {
             throw ValidationError("--reduced-accuracy-floor takes a positive number of metres (got \(reducedAccuracyFloor)).")
         }
+        try requirePath(baseline, "--baseline", "a file (one --write-baseline wrote)")
         try requireText(device, "--device", "a device id (its UDID or name)")
         try requireText(app, "--app", "a bundle id")
         let database = Store.defaultPath(store.db)

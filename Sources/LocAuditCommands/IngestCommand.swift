@@ -84,6 +84,10 @@ struct IngestCommand: ParsableCommand {
             throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
         }
         try requireText(device, "--device", "a device id (its UDID or name)")
+        try requirePath(deviceInfo, "--device-info", "a file (ideviceinfo output)")
+        try requirePath(infoPlists, "--info-plist", "a file (an app's Info.plist)")
+        try requirePath(catalogs, "--catalog", "a file (a message catalog)")
+        if paths.contains("") { throw ValidationError("a PATH to ingest cannot be empty; give a file, a directory, or - for standard input.") }
     }
 
     func run() throws {

@@ -91,6 +91,15 @@ func requireText(_ value: String?, _ option: String, _ what: String) throws {
     }
 }
 
+/// An option that names a file or folder takes a path: an empty one is not "the current folder".
+func requirePath(_ values: [String], _ option: String, _ what: String) throws {
+    if values.contains("") { throw ValidationError("\(option) needs \(what), not an empty string.") }
+}
+
+func requirePath(_ value: String?, _ option: String, _ what: String) throws {
+    try requirePath(value.map { [$0] } ?? [], option, what)
+}
+
 /// `--wait` of `run` and `prune`: at most a day (a finite number of seconds that fits every clock).
 func validateWait(_ wait: Double) throws {
     if !(0...86_400).contains(wait) { throw ValidationError("--wait takes 0 to 86400 seconds (a day); got \(wait).") }

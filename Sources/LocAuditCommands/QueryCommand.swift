@@ -42,7 +42,9 @@ struct QueryCommand: ParsableCommand {
     func validate() throws {
         let chosen = [query != nil, sql != nil, list].filter { $0 }.count
         if chosen != 1 { throw ValidationError("Give exactly one of: a saved query's name or a .sql file, --sql \"SELECT ...\", or --list.") }
-        for p in params where !p.contains("=") { throw ValidationError("--param takes KEY=VALUE (got '\(p)').") }
+        for p in params where p.firstIndex(of: "=").map({ $0 == p.startIndex }) ?? true {
+            throw ValidationError("--param takes KEY=VALUE, a name before the = (got '\(p)').")
+        }
     }
 
     func run() throws {
@@ -60,8 +62,8 @@ struct QueryCommand: ParsableCommand {
         }
         var values: [String: String] = [:]
         for p in params {
-            let parts = p.split(separator: "=", maxSplits: 1)
-            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            values[String(parts[0])] = String(parts[1])
         }
         try withStore(store.path) {
             do {

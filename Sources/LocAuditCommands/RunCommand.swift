@@ -79,6 +79,10 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
+        try requirePath(inbox, "--inbox", "a folder (where the day's exports land)")
+        try requirePath(archive, "--archive", "a folder (where ingested files go)")
+        try requirePath(inventory, "--inventory", "a file (CSV udid,name,product_type,os_version)")
+        try requirePath(catalogFiles, "--catalog", "a file (a message catalog)")
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         try validateWait(wait)
         if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
@@ -111,6 +115,10 @@ struct RunCommand: ParsableCommand {
             } catch let error as AuditError {
                 logger.critical("\(error.description)")
                 throw ExitCode(error.exitCode)
+            } catch let error as CatalogError {
+                // As for `ingest`: a catalog that cannot be used is a usage error.
+                logger.critical("\(error.description)")
+                throw ExitCode(2)
             }
             let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
             try ReportRequest.write(requests, run: report, options: reporting.options,

@@ -30,12 +30,20 @@ public struct Baseline: Codable, Sendable {
     }
 
     static func read(_ path: String) throws -> Baseline {
+        let data: Data
         do {
-            return try JSONDecoder().decode(Baseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch let error as DecodingError {
-            throw AuditError.unreadableBaseline(path, "not a locaudit baseline (\(error.localizedDescription))")
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw AuditError.unreadableBaseline(path, error.localizedDescription)
+            // Said from what the file is, not from Foundation's error.
+            var isDirectory: ObjCBool = false
+            let why = !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) ? "no such file"
+                : isDirectory.boolValue ? "it is a folder, not a file" : "this user cannot read it"
+            throw AuditError.unreadableBaseline(path, why)
+        }
+        do {
+            return try JSONDecoder().decode(Baseline.self, from: data)
+        } catch {
+            throw AuditError.unreadableBaseline(path, "not a locaudit baseline (a JSON file that `--write-baseline` wrote)")
         }
     }
 
