@@ -24,10 +24,12 @@ final class LogScript {
         return self
     }
 
-    /// A new process: SpringBoard's launch line and RunningBoard's first state.
-    @discardableResult func launch(intent: String = "foreground-interactive") -> LogScript {
-        pid += 1
-        system("Bootstrapping app<\(bundle)> with intent \(intent)", process: "SpringBoard[50]")
+    /// A new process: SpringBoard's launch line and RunningBoard's first state. With `pid`,
+    /// the process gets that pid (one seen before: pids are reused, e.g. after a reboot), and
+    /// with `naming` the launch line says it (`app<BUNDLE>:PID`).
+    @discardableResult func launch(intent: String = "foreground-interactive", pid reused: Int? = nil, naming: Bool = false) -> LogScript {
+        pid = reused ?? pid + 1
+        system("Bootstrapping app<\(bundle)>\(naming ? ":\(pid)" : "") with intent \(intent)", process: "SpringBoard[50]")
         return state(intent == "background" ? "BackgroundRunning" : "ForegroundRunning")
     }
 
@@ -82,9 +84,9 @@ final class LogScript {
     }
 
     /// A relaunch by locationd (after SpringBoard's background launch).
-    @discardableResult func relaunch(for service: String) -> LogScript {
-        pid += 1
-        system("Bootstrapping app<\(bundle)> with intent background", process: "SpringBoard[50]")
+    @discardableResult func relaunch(for service: String, pid reused: Int? = nil, naming: Bool = false) -> LogScript {
+        pid = reused ?? pid + 1
+        system("Bootstrapping app<\(bundle)>\(naming ? ":\(pid)" : "") with intent background", process: "SpringBoard[50]")
         system(##"{"msg":"#Launch client for location event", "bundleId":"\##(bundle)", "service":"\##(service)"}"##)
         return state("BackgroundRunning")
     }
