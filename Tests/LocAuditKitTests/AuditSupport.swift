@@ -113,8 +113,9 @@ final class AuditWorkspace {
     init() throws { workspace = try Workspace() }
 
     /// Ingests a log with its device facts (and Info.plist).
+    /// `zone` reads the lines' stamps (`--tz`); nil: none, UTC is assumed.
     func ingest(_ log: String, name: String = "device-2026-11-20.log", os: String?, device: String = "device-1",
-                plist: ExamplePlist? = nil) throws {
+                plist: ExamplePlist? = nil, zone: String? = "UTC") throws {
         let path = try workspace.write(name, log + "\n")
         var facts = "UniqueDeviceID: \(device)\nDeviceName: iPhone\n"
         if let os { facts += "ProductVersion: \(os)\n" }
@@ -124,7 +125,7 @@ final class AuditWorkspace {
         if let plist { plists.append(try workspace.write("\(UUID().uuidString).plist", plist.xml)) }
         let report = try workspace.ingest([path]) {
             $0.infoPlists = plists
-            $0.parse = ParseOptions(year: 2026, zone: TimeZone(identifier: "UTC"))
+            $0.parse = ParseOptions(year: 2026, zone: zone.flatMap(TimeZone.init(identifier:)))
         }
         precondition(report.files.allSatisfy { $0.error == nil }, "ingest failed: \(report.files.compactMap(\.error))")
     }

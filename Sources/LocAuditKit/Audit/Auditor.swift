@@ -53,7 +53,8 @@ public struct Auditor {
         let db = try store.connect()
         var input = try db.read { try AuditInput.load($0, scope: options.scope) }
         let timelines = input.timelines()
-        let (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        var (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
         try db.read { try input.locate(raw, in: $0) }
         let found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
 
@@ -94,6 +95,8 @@ struct AuditInput {
     var sources: [Int64: (path: String, version: IOSVersion?)]
     /// bundle id -> Info.plist facts and path
     var apps: [String: (facts: AppFacts, path: String)]
+    /// device id -> logs whose times were read as UTC for want of a zone
+    var zoneAssumed: [String: Int] = [:]
     /// event id -> (source id, line), for the events findings cite (filled by `locate`)
     var locations: [Int64: (source: Int64, line: Int)] = [:]
 
@@ -119,7 +122,25 @@ struct AuditInput {
             facts.defaultAccuracyReducedType = row[8]
             apps[facts.bundleId] = (facts, row[9])
         }
-        return AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        var input = AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        for row in try Row.fetchAll(db, sql: """
+            SELECT device_id, count(*) FROM sources WHERE zone_assumed = 1 AND device_id IS NOT NULL GROUP BY device_id
+            """) {
+            input.zoneAssumed[row[0]] = row[1]
+        }
+        return input
+    }
+
+    /// What the reports say of the devices whose times were not read in their own zone.
+    func timeZoneNotes(of devices: Set<String>) -> [String: String]? {
+        var notes: [String: String] = [:]
+        for device in devices {
+            if let logs = zoneAssumed[device] {
+                notes[device] = "times assumed UTC: \(logs == 1 ? "1 log has" : "\(logs) logs have") no time zone "
+                    + "(ingest with --tz, or add TimeZone to the device's ideviceinfo)"
+            }
+        }
+        return notes.isEmpty ? nil : notes
     }
 
     /// Looks up the file and line of every event the findings cite.

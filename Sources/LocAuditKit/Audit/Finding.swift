@@ -74,6 +74,9 @@ public struct Coverage: Codable, Sendable, Equatable {
     public var notEvaluable: [String: [String: Int]] = [:]
     /// Rule checks skipped because the iOS version predates the rule.
     public var notApplicable = 0
+    /// Devices whose log times were not read in a zone the logs or the ingest gave: device ->
+    /// what was done (UTC assumed, or another export's offset taken). Nil when there are none.
+    public var timeZones: [String: String]?
 
     public var notEvaluableCount: Int { notEvaluable.values.flatMap(\.values).reduce(0, +) }
 

@@ -17,6 +17,10 @@ public enum JUnitReporter {
             let suiteFailures = checks.filter { $0.findings.contains(where: { findings[$0] != nil }) }.count
             let suiteSkipped = checks.filter { $0.notEvaluable != nil }.count
             out += "  <testsuite name=\"\(attribute(subject))\" tests=\"\(checks.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"\(suiteSkipped)\">\n"
+            // A session's subject starts with its device: say how its times were read.
+            if let note = report.coverage.timeZones?.first(where: { subject.hasPrefix($0.key + " ") })?.value {
+                out += "    <properties>\n      <property name=\"timeZone\" value=\"\(attribute(note))\"/>\n    </properties>\n"
+            }
             for check in checks {
                 out += "    <testcase classname=\"\(attribute(subject))\" name=\"\(attribute(check.rule))\""
                 let shown = check.findings.compactMap { findings[$0] }
