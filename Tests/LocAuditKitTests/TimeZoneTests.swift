@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -47,4 +48,72 @@ import Testing
             }
         }
     }
+
+    /// The same lines as `log show --style ndjson` prints them: microseconds, and the offset.
+    static func ndjson(_ syslog: [String], offset: String, fraction: (Int) -> Int = { 100_000 + $0 * 7 }) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let shape = try! NSRegularExpression(pattern: #"^(\w{3}) +(\d+) (\d\d:\d\d:\d\d) \S+ ([^\[]+)\[(\d+)\] <\w+>: (.*)$"#)
+        return syslog.enumerated().map { i, line in
+            let m = shape.firstMatch(in: line, range: NSRange(line.startIndex..., in: line))!
+            func group(_ n: Int) -> String { String(line[Range(m.range(at: n), in: line)!]) }
+            let month = months.firstIndex(of: group(1))! + 1
+            let stamp = String(format: "2026-%02d-%02d %@.%06d%@", month, Int(group(2))!, group(3), fraction(i), offset)
+            let record: [String: Any] = ["eventMessage": group(6), "eventType": "logEvent", "processImagePath": "/usr/libexec/" + group(4),
+                                         "processID": Int(group(5))!, "timestamp": stamp]
+            return String(decoding: try! JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// A log and its sidecar naming the device, ingested; `zone` is `--tz`.
+    @discardableResult
+    static func ingest(_ ws: Workspace, _ name: String, _ content: String, zone: String? = nil) throws -> FileReport {
+        let path = try ws.write(name, content)
+        try ws.write(name.components(separatedBy: ".").first! + ".ideviceinfo.txt", "UniqueDeviceID: device-1\nDeviceName: iPhone\nProductVersion: 17.5.1\n")
+        let report = try ws.ingest([path]) { $0.parse = ParseOptions(year: 2026, zone: zone.flatMap(TimeZone.init(identifier:))) }
+        return try #require(report.files.first { $0.path == path })
+    }
+
+    @Test("the same lines in a whole-second export and a microsecond export of one device are one event each, in either order")
+    func secondsAgainstMicroseconds() throws {
+        let lines = LogScript().launch().told("AuthorizedWhenInUse").deliver(5).deliver(5).terminate().lines
+        let precise = TimeZoneTests.ndjson(lines, offset: "+0100")
+        for syslogFirst in [true, false] {
+            let ws = try Workspace()
+            var reports: [FileReport] = []
+            for first in [syslogFirst, !syslogFirst] {
+                reports.append(first ? try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", lines.joined(separator: "\n") + "\n", zone: "Europe/Paris")
+                                     : try TimeZoneTests.ingest(ws, "dev-2026-11-20b.ndjson", precise))
+            }
+            #expect(reports.map(\.outcome) == [.ingested, .ingested])
+            #expect(try ws.count("SELECT count(*) FROM events") == lines.count, "syslog first: \(syslogFirst)")
+            #expect(reports[1].events == 0 && reports[1].skipped?["duplicate"] == lines.count, "syslog first: \(syslogFirst)")
+            // Each event's time is the first export's: whole seconds or microseconds.
+            let fractions = try ws.count("SELECT count(*) FROM events WHERE time_us % 1000000 != 0")
+            #expect(fractions == (syslogFirst ? 0 : lines.count))
+        }
+    }
+
+    @Test("a store written before v4 gets the new line fingerprints: a grown export ingested again adds only its new lines")
+    func oldStoresAreRefingerprinted() throws {
+        let ws = try Workspace()
+        let lines = LogScript().launch().told("AuthorizedWhenInUse").deliver(5).deliver(5).deliver(5).terminate().lines
+        try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", lines.dropLast().joined(separator: "\n") + "\n", zone: "UTC")
+        let fresh = try ws.rows("SELECT id, fingerprint FROM events ORDER BY id").map { [$0[0] as Int64, $0[1] as Int64] }
+        #expect(fresh.count == lines.count - 1)
+        // As v3 left it: other fingerprints, keyed by the exact time.
+        try DatabaseQueue(path: ws.store.path).write { db in
+            try db.execute(sql: """
+                DROP INDEX events_by_line;
+                UPDATE events SET fingerprint = id * 7919;
+                CREATE UNIQUE INDEX events_by_fingerprint ON events(time_us, fingerprint);
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%';
+                """)
+        }
+        _ = try Store(path: ws.store.path)
+        #expect(try ws.rows("SELECT id, fingerprint FROM events ORDER BY id").map { [$0[0] as Int64, $0[1] as Int64] } == fresh)
+        let grown = try TimeZoneTests.ingest(ws, "dev-2026-11-20-grown.log", lines.joined(separator: "\n") + "\n", zone: "UTC")
+        #expect(grown.events == 1)
+        #expect(grown.skipped?["duplicate"] == lines.count - 1)
+    }
 }
+

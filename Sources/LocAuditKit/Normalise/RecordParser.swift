@@ -141,9 +141,9 @@ final class RecordParser {
         var isCandidate: Bool
     }
 
-    /// For fingerprints: how often each identical (time, line content) was seen at the current time.
-    private var sameTimeCounts: [UInt64: Int] = [:]
-    private var sameTimeUS: Int64 = .min
+    /// For fingerprints: how often each identical line was seen in the current second.
+    private var sameSecondCounts: [Int64: Int] = [:]
+    private var sameSecond: Int64 = .min
 
     /// JSON-array container: the object being accumulated.
     private var jsonDepth = 0
@@ -419,16 +419,14 @@ final class RecordParser {
     }
 
     private func store(_ event: Event, message: String, line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
-        if timeUS != sameTimeUS {
-            sameTimeUS = timeUS
-            sameTimeCounts.removeAll(keepingCapacity: true)
+        if LineFingerprint.second(timeUS) != sameSecond {
+            sameSecond = LineFingerprint.second(timeUS)
+            sameSecondCounts.removeAll(keepingCapacity: true)
         }
-        var seed = UInt64(bitPattern: timeUS) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: pid ?? -1)
-        seed = fnv1a((process ?? "").utf8, seed: seed)
-        let base = fnv1a(message.utf8, seed: seed)
-        let ordinal = sameTimeCounts[base, default: 0]
-        sameTimeCounts[base] = ordinal + 1
-        let fingerprint = Int64(bitPattern: ordinal == 0 ? base : fnv1a(String(ordinal).utf8, seed: base))
+        let base = LineFingerprint.of(process: process, pid: pid, message: message, ordinal: 0)
+        let ordinal = sameSecondCounts[base, default: 0]
+        sameSecondCounts[base] = ordinal + 1
+        let fingerprint = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
         counts.eventsByKind[event.kind.rawValue, default: 0] += 1
         try sink.event(ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
                                    event: event, message: message, fingerprint: fingerprint))

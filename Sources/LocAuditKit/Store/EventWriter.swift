@@ -155,7 +155,7 @@ final class EventWriter: ParseSink {
         bind(e.bundleVia)
         bind(e.message)
         // The parser's fingerprint is the line's; stored, it is the line's on this device.
-        bind(Int64(bitPattern: fnv1a(deviceId.utf8, seed: UInt64(bitPattern: e.fingerprint))))
+        bind(LineFingerprint.stored(e.fingerprint, device: deviceId))
         let rc = sqlite3_step(stmt)
         sqlite3_reset(stmt)
         guard rc == SQLITE_DONE else {

@@ -153,7 +153,39 @@ enum Schema {
                 ALTER TABLE audit_runs ADD COLUMN checks TEXT;    -- JSON [{subject, rule, notEvaluable, findings}]
                 """)
         }
+        migrator.registerMigration("v4: a line is one event whatever the precision of its export") { db in
+            // The fingerprint leaves the time out and the key is the UTC second: a whole-second
+            // idevicesyslog line and the same line from `log show` (microseconds) are one event.
+            try db.execute(sql: "DROP INDEX events_by_fingerprint")
+            try Schema.refingerprintEvents(db)
+            try db.execute(sql: "CREATE UNIQUE INDEX events_by_line ON events(time_us / 1000000, fingerprint)")
+        }
         return migrator
+    }
+
+    /// Gives every stored event the fingerprint of `LineFingerprint`, its ordinal counted
+    /// among identical lines of its device in its second (in time order): what a fresh ingest
+    /// of any of its exports computes, so that they find the line already stored.
+    static func refingerprintEvents(_ db: Database) throws {
+        let update = try db.makeStatement(sql: "UPDATE events SET fingerprint = ? WHERE id = ?")
+        var group: (device: String, second: Int64) = ("", .min)
+        var seen: [Int64: Int] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, device_id, time_us, process, pid, message FROM events ORDER BY device_id, time_us, id
+            """)
+        while let row = try rows.next() {
+            let device: String = row[1], second = LineFingerprint.second(row[2])
+            if device != group.device || second != group.second {
+                group = (device, second)
+                seen.removeAll(keepingCapacity: true)
+            }
+            let process: String? = row[3], pid: Int64? = row[4], message: String = row[5]
+            let base = LineFingerprint.of(process: process, pid: pid, message: message, ordinal: 0)
+            let ordinal = seen[base, default: 0]
+            seen[base] = ordinal + 1
+            let line = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
+            try update.execute(arguments: [LineFingerprint.stored(line, device: device), row[0] as Int64])
+        }
     }
 
     /// Event columns in insert order (after the fixed ones).
