@@ -115,5 +115,59 @@ import Testing
         #expect(grown.events == 1)
         #expect(grown.skipped?["duplicate"] == lines.count - 1)
     }
+
+    @Test("a zone-less export beside a zoned one of the same device and period takes its offset and says so, in either order")
+    func zonelessTakesTheZonedOffset() throws {
+        // Paris wall time in the idevicesyslog lines; the ndjson export says +0100. One line
+        // is only in the zone-less export, and must be re-timed too.
+        let script = LogScript().launch().told("Denied").deliver(5).deliver(5)
+        let shared = script.lines
+        let zoneless = (shared + script.terminate().lines.suffix(1)).joined(separator: "\n") + "\n"
+        let zoned = TimeZoneTests.ndjson(shared, offset: "+0100")
+        for zonedFirst in [true, false] {
+            let ws = try Workspace()
+            var files: [String: FileReport] = [:]
+            for name in zonedFirst ? ["zoned", "zoneless"] : ["zoneless", "zoned"] {
+                files[name] = name == "zoned" ? try TimeZoneTests.ingest(ws, "dev-2026-11-20.ndjson", zoned)
+                                              : try TimeZoneTests.ingest(ws, "dev-2026-11-20b.log", zoneless)
+            }
+            let order = "zoned first: \(zonedFirst)"
+            // One event per line, all in UTC: Paris wall time minus an hour.
+            #expect(try ws.count("SELECT count(*) FROM events") == shared.count + 1, "\(order)")
+            let times = try ws.rows("SELECT time FROM events ORDER BY time_us").map { String(($0[0] as String).prefix(19)) }
+            #expect(times.first == "2026-11-20T08:00:01", "\(order)")
+            #expect(times.last == "2026-11-20T08:00:\(String(format: "%02d", shared.count + 1))", "\(order)")
+            #expect(try ws.count("SELECT count(*) FROM events WHERE utc_offset = 3600") == shared.count + 1, "\(order)")
+            // The first export stored keeps each line; the other counts it as a duplicate.
+            let first = zonedFirst ? "zoned" : "zoneless", second = zonedFirst ? "zoneless" : "zoned"
+            #expect(try ws.count("SELECT events FROM sources WHERE path LIKE ?", [zonedFirst ? "%.ndjson" : "%.log"]) == shared.count + (zonedFirst ? 0 : 1), "\(order)")
+            #expect(files[second]?.skipped?["duplicate"] == shared.count, "\(order)")
+            #expect(files[second]?.events == (zonedFirst ? 1 : 0), "\(order)")
+            _ = first
+            // The zone-less source says whose offset it took.
+            let source = try #require(try ws.rows("SELECT zone_assumed, zone_offset, zone_from, notes FROM sources WHERE path LIKE '%.log'").first)
+            #expect(source["zone_assumed"] as Int == 0, "\(order)")
+            #expect(source["zone_offset"] as Int? == 3600, "\(order)")
+            #expect((source["zone_from"] as String?)?.hasSuffix("dev-2026-11-20.ndjson") == true, "\(order)")
+            #expect((source["notes"] as String).contains("\"zone-from-export\":\(zonedFirst ? 1 : shared.count + 1)"), "\(order)")
+            // And the report says so for the device.
+            let report = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
+            let note = try #require(report.coverage.timeZones?["device-1"], "\(order)")
+            #expect(note.contains("UTC+01:00") && note.contains("dev-2026-11-20.ndjson"), "\(order): \(note)")
+            #expect(!note.contains("assumed UTC"), "\(order)")
+        }
+    }
+
+    @Test("a zoned export of another day lends no offset: the zone-less one stays assumed UTC")
+    func noOverlapNoOffset() throws {
+        let ws = try Workspace()
+        let lines = LogScript().launch().told("Denied").deliver(5).lines
+        try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", lines.joined(separator: "\n") + "\n")
+        try TimeZoneTests.ingest(ws, "dev-2026-11-22.ndjson", TimeZoneTests.ndjson(lines.map { $0.replacingOccurrences(of: "Nov 20", with: "Nov 22") }, offset: "+0100"))
+        let source = try #require(try ws.rows("SELECT zone_assumed, zone_offset FROM sources WHERE path LIKE '%.log'").first)
+        #expect(source["zone_assumed"] as Int == 1)
+        #expect(source["zone_offset"] as Int? == nil)
+        #expect(try ws.count("SELECT count(*) FROM events") == 2 * lines.count)
+    }
 }
 

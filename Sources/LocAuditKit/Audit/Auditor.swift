@@ -97,6 +97,8 @@ struct AuditInput {
     var apps: [String: (facts: AppFacts, path: String)]
     /// device id -> logs whose times were read as UTC for want of a zone
     var zoneAssumed: [String: Int] = [:]
+    /// device id -> "OFFSET, the offset of PATH" -> zone-less logs that took the offset of that zoned export
+    var zoneTaken: [String: [String: Int]] = [:]
     /// event id -> (source id, line), for the events findings cite (filled by `locate`)
     var locations: [Int64: (source: Int64, line: Int)] = [:]
 
@@ -124,9 +126,14 @@ struct AuditInput {
         }
         var input = AuditInput(events: try scope.load(db), sources: sources, apps: apps)
         for row in try Row.fetchAll(db, sql: """
-            SELECT device_id, count(*) FROM sources WHERE zone_assumed = 1 AND device_id IS NOT NULL GROUP BY device_id
+            SELECT device_id, zone_assumed, zone_offset, zone_from FROM sources
+            WHERE device_id IS NOT NULL AND (zone_assumed = 1 OR zone_from IS NOT NULL) ORDER BY id
             """) {
-            input.zoneAssumed[row[0]] = row[1]
+            if row[1] as Bool {
+                input.zoneAssumed[row[0], default: 0] += 1
+            } else if let offset = row[2] as Int32?, let from = row[3] as String? {
+                input.zoneTaken[row[0], default: [:]]["\(ZoneReconciler.text(offset: offset)), the offset of \(from)", default: 0] += 1
+            }
         }
         return input
     }
@@ -135,10 +142,16 @@ struct AuditInput {
     func timeZoneNotes(of devices: Set<String>) -> [String: String]? {
         var notes: [String: String] = [:]
         for device in devices {
+            var parts: [String] = []
             if let logs = zoneAssumed[device] {
-                notes[device] = "times assumed UTC: \(logs == 1 ? "1 log has" : "\(logs) logs have") no time zone "
-                    + "(ingest with --tz, or add TimeZone to the device's ideviceinfo)"
+                parts.append("times assumed UTC: \(logs == 1 ? "1 log has" : "\(logs) logs have") no time zone "
+                    + "(ingest with --tz, or add TimeZone to the device's ideviceinfo)")
             }
+            for (taken, logs) in (zoneTaken[device] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                parts.append("times of \(logs == 1 ? "1 log" : "\(logs) logs") without a zone read at \(taken) "
+                    + "(an export of the same device and period)")
+            }
+            if !parts.isEmpty { notes[device] = parts.joined(separator: "; ") }
         }
         return notes.isEmpty ? nil : notes
     }

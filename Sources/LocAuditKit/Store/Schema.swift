@@ -160,6 +160,12 @@ enum Schema {
             try Schema.refingerprintEvents(db)
             try db.execute(sql: "CREATE UNIQUE INDEX events_by_line ON events(time_us / 1000000, fingerprint)")
         }
+        migrator.registerMigration("v5: a zone-less log says whose offset it took") { db in
+            try db.execute(sql: """
+                ALTER TABLE sources ADD COLUMN zone_offset INTEGER; -- seconds: the offset taken from a zoned export of the device and period
+                ALTER TABLE sources ADD COLUMN zone_from TEXT;      -- the path of that export
+                """)
+        }
         return migrator
     }
 
