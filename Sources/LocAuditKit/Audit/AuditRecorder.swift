@@ -22,8 +22,40 @@ enum AuditRecorder {
         }
     }
 
+    /// A finding keeps its identity when its session gains lines (an overlapping export, a
+    /// newly linked line, a zone-less export re-timed): a session finding whose fingerprint is
+    /// not stored takes the fingerprint of a stored finding of the same rule, device, app and
+    /// pid whose session's opening event is one of this session's events. Event ids do not
+    /// change when lines are added or re-timed. Returns the fingerprints taken over (found ->
+    /// stored); `sessions` is re-keyed to match.
+    static func keepIdentities(_ found: inout [Finding], sessions: inout [String: SessionIdentity], in db: Database) throws -> [String: String] {
+        var renamed: [String: String] = [:]
+        var claimed = Set(found.map(\.fingerprint))
+        let stored = try db.makeStatement(sql: "SELECT 1 FROM findings WHERE fingerprint = ?")
+        let candidates = try db.makeStatement(sql: """
+            SELECT fingerprint, session_event FROM findings
+            WHERE device_id = ? AND bundle_id = ? AND rule = ? AND pid IS ? AND session_event IS NOT NULL
+            ORDER BY id
+            """)
+        for i in found.indices {
+            let f = found[i]
+            guard let session = sessions[f.fingerprint], try Int.fetchOne(stored, arguments: [f.fingerprint]) == nil else { continue }
+            for row in try Row.fetchAll(candidates, arguments: [f.device, f.bundleId, f.rule, f.pid]) {
+                let old: String = row[0]
+                guard !claimed.contains(old), session.events.contains(row[1]) else { continue }
+                claimed.insert(old)
+                renamed[f.fingerprint] = old
+                found[i].fingerprint = old
+                sessions[old] = sessions.removeValue(forKey: f.fingerprint)
+                break
+            }
+        }
+        return renamed
+    }
+
     /// Records the run and its findings; fills new / persisting / resolved. Returns the run id.
-    static func recordRun(_ found: [Finding], report: inout AuditReport, options: AuditOptions, in db: Database) throws -> Int64 {
+    static func recordRun(_ found: [Finding], sessions: [String: SessionIdentity], report: inout AuditReport,
+                          options: AuditOptions, in db: Database) throws -> Int64 {
         let optionsJSON = jsonText([
             "device": options.devices.map { $0.sorted().joined(separator: ",") },
             "app": options.bundleIds.map { $0.sorted().joined(separator: ",") },
@@ -58,18 +90,19 @@ enum AuditRecorder {
 
         let upsert = try db.makeStatement(sql: """
             INSERT INTO findings (fingerprint, rule, severity, device_id, bundle_id, pid, os_version, session_start,
-                time_us, time, message, evidence, first_run, last_run, resolved_run)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, NULL)
+                time_us, time, message, evidence, first_run, last_run, resolved_run, session_event)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, NULL, ?14)
             ON CONFLICT (fingerprint) DO UPDATE SET
                 severity = excluded.severity, message = excluded.message, evidence = excluded.evidence,
                 time_us = excluded.time_us, time = excluded.time, last_run = excluded.last_run,
+                session_start = excluded.session_start, session_event = excluded.session_event,
                 first_run = CASE WHEN resolved_run IS NULL THEN first_run ELSE excluded.first_run END,
                 resolved_run = NULL
             """)
         for f in found {
             let evidence = jsonText(f.evidence.map { AuditRecorder.EvidenceRow(event: $0.event, file: $0.file, line: $0.line) })
             try upsert.execute(arguments: [f.fingerprint, f.rule, f.severity.rawValue, f.device, f.bundleId, f.pid, f.osVersion,
-                                           f.sessionStart, f.timeUS, f.time, f.message, evidence, run])
+                                           f.sessionStart, f.timeUS, f.time, f.message, evidence, run, sessions[f.fingerprint]?.opening])
         }
         for f in report.resolved {
             try db.execute(sql: "UPDATE findings SET resolved_run = ? WHERE fingerprint = ?", arguments: [run, f.fingerprint])
@@ -77,6 +110,13 @@ enum AuditRecorder {
         try db.execute(sql: "UPDATE audit_runs SET new = ?, persisting = ?, resolved = ? WHERE id = ?",
                        arguments: [report.new.count, report.persisting.count, report.resolved.count, run])
         return run
+    }
+
+    /// The session of a session finding, to know it again when it has gained lines.
+    struct SessionIdentity {
+        /// The event that opened it (`findings.session_event`).
+        var opening: Int64
+        var events: Set<Int64>
     }
 
     /// Evidence as stored: with the event id.

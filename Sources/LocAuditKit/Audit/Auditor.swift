@@ -56,14 +56,22 @@ public struct Auditor {
         var (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
         coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
         try db.read { try input.locate(raw, in: $0) }
-        let found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+        var found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+        var sessions: [String: AuditRecorder.SessionIdentity] = [:]
+        for r in raw {
+            if let opening = r.sessionEvents.first { sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id))) }
+        }
 
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
                                  coverage: coverage, checks: checks, failOn: options.failOn)
         try db.write { db in
             try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
-            report.runId = try AuditRecorder.recordRun(found, report: &report, options: options, in: db)
+            let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
+            if !renamed.isEmpty {
+                for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
+            }
+            report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
         }
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         if let baseline {

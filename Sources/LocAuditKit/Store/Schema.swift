@@ -166,6 +166,19 @@ enum Schema {
                 ALTER TABLE sources ADD COLUMN zone_from TEXT;      -- the path of that export
                 """)
         }
+        migrator.registerMigration("v6: a session finding knows the event that opened its session") { db in
+            // Its identity when the session gains lines; for findings of older runs, from the
+            // session they were recorded with.
+            try db.execute(sql: """
+                ALTER TABLE findings ADD COLUMN session_event INTEGER; -- events.id of the line that opened the session
+                UPDATE findings SET session_event = (
+                    SELECT s.first_event_id FROM sessions s
+                    WHERE s.device_id = findings.device_id AND s.bundle_id = findings.bundle_id
+                        AND s.pid IS findings.pid AND s.start = findings.session_start
+                    ORDER BY s.id LIMIT 1)
+                WHERE session_start IS NOT NULL;
+                """)
+        }
         return migrator
     }
 
