@@ -72,13 +72,16 @@ enum AuditRecorder {
                              jsonText(report.coverage), jsonText(report.checks)])
         let run = db.lastInsertedRowID
 
-        // Findings the previous runs left open, in this run's scope.
+        // Findings the previous runs left open, each in its own scope: a session finding's is
+        // its device and app, a configuration finding's its app and iOS major version on every
+        // device (whichever device it was first recorded with).
         let selected = options.selectedRules
         var open: [String: Finding] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version
             FROM findings WHERE resolved_run IS NULL
-                AND \(EventScope.condition)
+                AND (session_start IS NULL OR ?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1)))
+                AND (?2 IS NULL OR bundle_id IN (SELECT value FROM json_each(?2)))
             """, arguments: options.scope.arguments) {
             let finding = Finding(row: row)
             if selected.contains(finding.rule), options.inWindow(finding.timeUS) { open[finding.fingerprint] = finding }
@@ -86,7 +89,8 @@ enum AuditRecorder {
         let current = Set(found.map(\.fingerprint))
         report.new = current.subtracting(open.keys)
         report.persisting = current.intersection(open.keys)
-        report.resolved = open.values.filter { !current.contains($0.fingerprint) }.sorted(by: Finding.reportOrder)
+        report.resolved = try open.values.filter { try !current.contains($0.fingerprint) && covers($0, options, in: db) }
+            .sorted(by: Finding.reportOrder)
 
         let upsert = try db.makeStatement(sql: """
             INSERT INTO findings (fingerprint, rule, severity, device_id, bundle_id, pid, os_version, session_start,
@@ -110,6 +114,18 @@ enum AuditRecorder {
         try db.execute(sql: "UPDATE audit_runs SET new = ?, persisting = ?, resolved = ? WHERE id = ?",
                        arguments: [report.new.count, report.persisting.count, report.resolved.count, run])
         return run
+    }
+
+    /// Whether a run saw everything a finding it did not find again depends on: a session
+    /// finding's device and app are in the run's scope (the caller's query); a configuration
+    /// finding's app ran on that iOS major version only on devices in the scope.
+    private static func covers(_ finding: Finding, _ options: AuditOptions, in db: Database) throws -> Bool {
+        guard finding.sessionStart == nil, let devices = options.devices else { return true }
+        let major = IOSVersion(finding.osVersion)?.major
+        let elsewhere = try Row.fetchAll(db, sql: "SELECT DISTINCT device_id, os_version FROM sessions WHERE bundle_id = ?",
+                                         arguments: [finding.bundleId])
+            .filter { IOSVersion($0[1] as String?)?.major == major && !devices.contains($0[0]) }
+        return elsewhere.isEmpty
     }
 
     /// The session of a session finding, to know it again when it has gained lines.
