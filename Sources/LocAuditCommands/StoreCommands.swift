@@ -9,11 +9,15 @@ struct PruneCommand: ParsableCommand {
         discussion: """
             A log is old when its last line is older than --older-than (30d, 12h, 2w). Its events
             and its row in sources go; findings keep their evidence as file and line, sessions
-            and audit runs stay. The database is then vacuumed and the bytes freed measured.
+            and audit runs stay. Pruning removes lines, not knowledge: what the replay knew of
+            each app on each device where its lines were cut is kept (replay_checkpoints), and
+            later audits start from it, so findings on later data do not change; the sessions
+            and findings of the pruned lines stay as they were, marked evidence_pruned_at, and
+            are never resolved. The database is then vacuumed and the bytes freed measured.
             Takes the nightly run's lock (waits up to --wait seconds).
 
-            Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
-            4 a run holds the lock.
+            Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database (or a
+            checkpoint another version wrote), 4 a run holds the lock.
             """
     )
 
@@ -45,6 +49,9 @@ struct PruneCommand: ParsableCommand {
             report = try Maintenance.prune(database: path, cutoffUS: Int64(cutoff.timeIntervalSince1970 * 1_000_000))
             withExtendedLifetime(lock) {}
         } catch let error as RunError {
+            printError(error.description)
+            throw ExitCode(error.exitCode)
+        } catch let error as AuditError {
             printError(error.description)
             throw ExitCode(error.exitCode)
         }

@@ -58,4 +58,58 @@ import Testing
         #expect(try ws.count("SELECT count(*) FROM findings WHERE rule = 'missing-usage-description' AND resolved_run IS NULL") == 1)
         #expect(try ws.count("SELECT count(*) FROM findings") == 1)
     }
+
+    /// Three days of one app on one device, each in its own log: day 1 sets what iOS keeps
+    /// (the system's upgrade prompt shown once) and has a finding of its own; days 2 and 3
+    /// each show the upgrade prompt again, a finding only with day 1's knowledge.
+    static func threeDays(_ ws: AuditWorkspace) throws {
+        let script = LogScript().launch().call("requestAlwaysAuthorization").prompt("Always", options: "AllowOnce,WhenInUse,Deny")
+            .answer("WhenInUse").status("AuthorizedAlways", provisional: 1).property("allowsBackgroundLocationUpdates", 1)
+            .call("startUpdatingLocation").state("BackgroundRunning").blueBar(true).deliver()
+            .prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse").answer("KeepWhenInUse").status("AuthorizedWhenInUse")
+            .state("ForegroundRunning").paused(true).deliver().terminate()
+        let day1 = script.lines
+        script.launch().state("BackgroundRunning").prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse").terminate()
+        let day2 = Array(script.lines.dropFirst(day1.count))
+        script.launch().state("BackgroundRunning").prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")
+        let day3 = Array(script.lines.dropFirst(day1.count + day2.count))
+        for (day, lines, plist) in [("10", day1, ExamplePlist.complete), ("20", day2, nil), ("25", day3, nil)] {
+            try ws.ingest(lines.map { $0.replacingOccurrences(of: "Nov 20", with: "Nov \(day)") }.joined(separator: "\n"),
+                          name: "device-2026-11-\(day).log", os: "17.5.1", plist: plist)
+        }
+    }
+
+    @Test("prune keeps findings and sessions whose lines it removed, marked, never resolved; findings on later data are the same before and after")
+    func pruneKeepsHistoryAndKnowledge() throws {
+        let ws = try AuditWorkspace()
+        try HistoryTests.threeDays(ws)
+        let before = try ws.audit()
+        #expect(before.rules.sorted() == ["delivery-while-paused", "repeated-always-prompt", "repeated-always-prompt"])
+        let byDay = Dictionary(grouping: before.findings) { String($0.time.prefix(10)) }.mapValues { $0.map(\.fingerprint) }
+        #expect(byDay.keys.sorted() == ["2026-11-10", "2026-11-20", "2026-11-25"])
+        let sessions = try ws.workspace.rows("SELECT pid, start FROM sessions ORDER BY start_us").map(\.description)
+        #expect(sessions.count == 3)
+
+        for (cutoff, pruned) in [("2026-11-15", ["2026-11-10"]), ("2026-11-22", ["2026-11-10", "2026-11-20"])] {
+            let report = try Maintenance.prune(database: ws.dbPath, cutoffUS: AuditOptions.parseTime(cutoff)!)
+            #expect(report.sources == 1, "prune before \(cutoff)")
+            let after = try ws.audit()
+            // The later data's findings, as before the prune.
+            let kept = byDay.filter { !pruned.contains($0.key) }.values.flatMap { $0 }.sorted()
+            #expect(after.findings.map(\.fingerprint).sorted() == kept, "after the prune before \(cutoff)")
+            #expect(after.new.isEmpty && after.resolved.isEmpty, "after the prune before \(cutoff)")
+            // The pruned days' findings and sessions stay as they were, marked.
+            let marked = pruned.flatMap { byDay[$0]! }
+            for fingerprint in marked {
+                let row = try #require(try ws.workspace.rows("SELECT resolved_run, evidence_pruned_at FROM findings WHERE fingerprint = ?", [fingerprint]).first)
+                #expect(row["resolved_run"] as Int64? == nil, "\(fingerprint) after the prune before \(cutoff)")
+                #expect(row["evidence_pruned_at"] as String? != nil, "\(fingerprint) after the prune before \(cutoff)")
+            }
+            #expect(try ws.workspace.count("SELECT count(*) FROM findings WHERE evidence_pruned_at IS NULL") == kept.count)
+            #expect(try ws.workspace.rows("SELECT pid, start FROM sessions ORDER BY start_us").map(\.description) == sessions)
+            #expect(try ws.workspace.count("SELECT count(*) FROM sessions WHERE evidence_pruned_at IS NOT NULL") == pruned.count)
+        }
+        #expect(try ws.workspace.count("SELECT count(*) FROM replay_checkpoints WHERE device_id = 'device-1' AND bundle_id = 'com.example.app'") == 1)
+    }
 }
+

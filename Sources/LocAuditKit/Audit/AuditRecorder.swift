@@ -6,7 +6,8 @@ import GRDB
 enum AuditRecorder {
     /// Replaces the stored sessions of the devices and apps in scope.
     static func replaceSessions(_ timelines: [[ReplayedSession]], scope: AuditOptions, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM sessions WHERE \(EventScope.condition)", arguments: scope.scope.arguments)
+        // Sessions a prune took lines from stay as they were: the replay no longer rebuilds them.
+        try db.execute(sql: "DELETE FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL", arguments: scope.scope.arguments)
         let insert = try db.makeStatement(sql: """
             INSERT INTO sessions (device_id, bundle_id, pid, start_us, start, end_us, end, end_reason, launch_intent,
                 relaunch_service, os_version, events, first_event_id, last_event_id, status_at_start, status_at_end)
@@ -77,19 +78,23 @@ enum AuditRecorder {
         // device (whichever device it was first recorded with).
         let selected = options.selectedRules
         var open: [String: Finding] = [:]
+        var pruned = Set<String>()
         for row in try Row.fetchAll(db, sql: """
-            SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version
+            SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version,
+                evidence_pruned_at
             FROM findings WHERE resolved_run IS NULL
                 AND (session_start IS NULL OR ?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1)))
                 AND (?2 IS NULL OR bundle_id IN (SELECT value FROM json_each(?2)))
             """, arguments: options.scope.arguments) {
             let finding = Finding(row: row)
             if selected.contains(finding.rule), options.inWindow(finding.timeUS) { open[finding.fingerprint] = finding }
+            if row["evidence_pruned_at"] != nil { pruned.insert(finding.fingerprint) }
         }
         let current = Set(found.map(\.fingerprint))
         report.new = current.subtracting(open.keys)
         report.persisting = current.intersection(open.keys)
-        report.resolved = try open.values.filter { try !current.contains($0.fingerprint) && covers($0, options, in: db) }
+        // A finding whose lines were pruned is not seen again, and not resolved either.
+        report.resolved = try open.values.filter { try !current.contains($0.fingerprint) && !pruned.contains($0.fingerprint) && covers($0, options, in: db) }
             .sorted(by: Finding.reportOrder)
 
         let upsert = try db.makeStatement(sql: """
@@ -99,7 +104,7 @@ enum AuditRecorder {
             ON CONFLICT (fingerprint) DO UPDATE SET
                 severity = excluded.severity, message = excluded.message, evidence = excluded.evidence,
                 time_us = excluded.time_us, time = excluded.time, last_run = excluded.last_run,
-                session_start = excluded.session_start, session_event = excluded.session_event,
+                session_start = excluded.session_start, session_event = excluded.session_event, evidence_pruned_at = NULL,
                 first_run = CASE WHEN resolved_run IS NULL THEN first_run ELSE excluded.first_run END,
                 resolved_run = NULL
             """)

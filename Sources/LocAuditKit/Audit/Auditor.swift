@@ -103,6 +103,8 @@ struct AuditInput {
     var sources: [Int64: (path: String, version: IOSVersion?)]
     /// bundle id -> Info.plist facts and path
     var apps: [String: (facts: AppFacts, path: String)]
+    /// device and app -> what a prune kept of their replay
+    var checkpoints: [String: ReplayCheckpoint] = [:]
     /// device id -> logs whose times were read as UTC for want of a zone
     var zoneAssumed: [String: Int] = [:]
     /// device id -> "OFFSET, the offset of PATH" -> zone-less logs that took the offset of that zoned export
@@ -133,6 +135,7 @@ struct AuditInput {
             apps[facts.bundleId] = (facts, row[9])
         }
         var input = AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        input.checkpoints = try ReplayCheckpoint.load(db, scope: scope)
         for row in try Row.fetchAll(db, sql: """
             SELECT device_id, zone_assumed, zone_offset, zone_from FROM sources
             WHERE device_id IS NOT NULL AND (zone_assumed = 1 OR zone_from IS NOT NULL) ORDER BY id
@@ -174,6 +177,7 @@ struct AuditInput {
     }
 
     /// Sessions of each app on each device, replayed (events are sorted by device, app, time).
+    /// Where a prune left a checkpoint, the replay starts from it with the lines after it.
     func timelines() -> [[ReplayedSession]] {
         let versions = sources.compactMapValues(\.version)
         var timelines: [[ReplayedSession]] = []
@@ -182,8 +186,16 @@ struct AuditInput {
             var end = start
             while end < events.endIndex, events[end].deviceId == events[start].deviceId,
                   events[end].bundleId == events[start].bundleId { end += 1 }
-            let sessions = SessionBuilder.sessions(of: events[start..<end], versions: versions)
-            timelines.append(Replayer.replay(sessions, app: apps[events[start].bundleId]?.facts))
+            var lines = events[start..<end]
+            var known = ReplayState()
+            if let checkpoint = checkpoints[ReplayCheckpoint.key(events[start].deviceId, events[start].bundleId)] {
+                lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
+                known = checkpoint.state
+            }
+            if !lines.isEmpty {
+                let sessions = SessionBuilder.sessions(of: lines, versions: versions)
+                timelines.append(Replayer.replay(sessions, app: apps[events[start].bundleId]?.facts, from: known))
+            }
             start = end
         }
         return timelines

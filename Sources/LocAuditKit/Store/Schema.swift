@@ -179,6 +179,22 @@ enum Schema {
                 WHERE session_start IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v7: prune keeps what the replay knew, and marks what it pruned") { db in
+            try db.execute(sql: """
+                ALTER TABLE sessions ADD COLUMN evidence_pruned_at TEXT; -- when prune removed lines it was built from: kept as it was
+                ALTER TABLE findings ADD COLUMN evidence_pruned_at TEXT; -- when prune removed lines it cites: never resolved
+                CREATE TABLE replay_checkpoints (     -- what the replay of an app on a device knew where prune cut its lines
+                    device_id TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    as_of_us INTEGER NOT NULL,        -- the last line replayed into it: time, source and line (the replay's order)
+                    as_of_source INTEGER NOT NULL,
+                    as_of_line INTEGER NOT NULL,
+                    state TEXT NOT NULL,              -- JSON: the replay state (status, grants, prompts shown, ...)
+                    created_at TEXT NOT NULL,
+                    PRIMARY KEY (device_id, bundle_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
