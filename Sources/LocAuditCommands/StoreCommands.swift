@@ -13,7 +13,10 @@ struct PruneCommand: ParsableCommand {
             each app on each device where its lines were cut is kept (replay_checkpoints), and
             later audits start from it, so findings on later data do not change; the sessions
             and findings of the pruned lines stay as they were, marked evidence_pruned_at, and
-            are never resolved. The database is then vacuumed and the bytes freed measured.
+            are never resolved. Audit runs started before the cutoff, except the latest
+            --keep-checks, lose their per-check detail (their counts, coverage and findings
+            stay; their JUnit report lists only their findings). The database is then vacuumed
+            and the bytes freed measured.
             Takes the nightly run's lock (waits up to --wait seconds).
 
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database (or a
@@ -26,6 +29,9 @@ struct PruneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Age of the logs to remove: 30d, 12h, 2w.", valueName: "age"))
     var olderThan: String
 
+    @Option(help: ArgumentHelp("Audit runs that keep their per-check detail whatever their age (the latest N).", valueName: "n"))
+    var keepChecks: Int = Maintenance.defaultKeepChecks
+
     @Option(help: ArgumentHelp("Seconds to wait for a running `locaudit run`.", valueName: "seconds"))
     var wait: Double = 60
 
@@ -34,6 +40,7 @@ struct PruneCommand: ParsableCommand {
 
     func validate() throws {
         if Maintenance.parseAge(olderThan) == nil { throw ValidationError("--older-than '\(olderThan)' is not an age; use 30d, 12h or 2w.") }
+        if keepChecks < 0 { throw ValidationError("--keep-checks must be 0 or more.") }
     }
 
     func run() throws {
@@ -46,7 +53,7 @@ struct PruneCommand: ParsableCommand {
         let report: PruneReport
         do {
             let lock = try RunLock(database: path, wait: wait)
-            report = try Maintenance.prune(database: path, cutoffUS: Int64(cutoff.timeIntervalSince1970 * 1_000_000))
+            report = try Maintenance.prune(database: path, cutoffUS: Int64(cutoff.timeIntervalSince1970 * 1_000_000), keepChecks: keepChecks)
             withExtendedLifetime(lock) {}
         } catch let error as RunError {
             printError(error.description)

@@ -111,5 +111,43 @@ import Testing
         }
         #expect(try ws.workspace.count("SELECT count(*) FROM replay_checkpoints WHERE device_id = 'device-1' AND bundle_id = 'com.example.app'") == 1)
     }
+
+    @Test("a run's rule checks are stored grouped by subject, a passed check as its rule's name: under a third of the bytes, rendered as before")
+    func checksAreStoredCompactly() throws {
+        let ws = try QueryTests.samplesStore()
+        let live = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
+        let stored = try #require(try ws.rows("SELECT checks FROM audit_runs WHERE id = ?", [live.runId]).first?[0] as String?)
+        let asRecords = jsonText(live.checks)
+        #expect(live.checks.count > 500)
+        #expect(stored.utf8.count * 3 < asRecords.utf8.count, "\(stored.utf8.count) bytes stored for \(asRecords.utf8.count) bytes of records")
+        let again = try AuditReport.stored(in: ws.store, run: live.runId)
+        #expect(OutputFormat.junit.render(again) == OutputFormat.junit.render(live))
+        #expect(Set(again.checks.map { "\($0)" }) == Set(live.checks.map { "\($0)" }))
+    }
+
+    @Test("prune thins old runs: their per-check detail goes, their counts, findings and reports stay; the latest runs and those in the window keep it")
+    func pruneThinsOldRuns() throws {
+        let ws = try AuditWorkspace()
+        try ws.ingest(AuditRunTests.findingsLog(), os: "17.5.1", plist: .complete)
+        let runs = try (0..<4).map { _ in try ws.audit() }
+        let before = try ws.workspace.rows("SELECT id, evaluated, not_evaluable, coverage FROM audit_runs ORDER BY id").map(\.description)
+        // Every run started before the cutoff; the latest two keep their checks.
+        let report = try Maintenance.prune(database: ws.dbPath, cutoffUS: AuditOptions.parseTime("2100-01-01")!, keepChecks: 2)
+        #expect(report.runsThinned == 2)
+        #expect(try ws.workspace.count("SELECT count(*) FROM audit_runs WHERE checks IS NULL AND checks_pruned_at IS NOT NULL") == 2)
+        #expect(try ws.workspace.count("SELECT count(*) FROM audit_runs WHERE checks IS NOT NULL AND id >= ?", [runs[2].runId]) == 2)
+        #expect(try ws.workspace.rows("SELECT id, evaluated, not_evaluable, coverage FROM audit_runs ORDER BY id").map(\.description) == before)
+        // A thinned run still renders: its findings, and the JUnit report says what went.
+        let old = try AuditReport.stored(in: ws.workspace.store, run: runs[0].runId)
+        #expect(old.findings == runs[0].findings)
+        #expect(OutputFormat.text.render(old) == OutputFormat.text.render(runs[0]))
+        let junit = OutputFormat.junit.render(old)
+        #expect(junit.components(separatedBy: "<failure ").count - 1 == runs[0].findings.count)
+        #expect(junit.contains("per-check detail pruned"))
+        #expect(OutputFormat.junit.render(try AuditReport.stored(in: ws.workspace.store, run: runs[3].runId)) == OutputFormat.junit.render(runs[3]))
+        // Runs inside the window keep their checks whatever their number.
+        let recent = try Maintenance.prune(database: ws.dbPath, cutoffUS: AuditOptions.parseTime("2000-01-01")!, keepChecks: 0)
+        #expect(recent.runsThinned == 0)
+    }
 }
 

@@ -19,6 +19,8 @@ public struct AuditReport: Sendable {
     public var coverage: Coverage
     /// Every rule checked on every session and app configuration (JUnit's test cases).
     public var checks: [RuleCheckRecord] = []
+    /// A stored run whose `checks` a prune dropped, and when: only its counts and findings are left.
+    public var checksPrunedAt: String?
     public var failOn: Severity
 
     public var verdict: Verdict {

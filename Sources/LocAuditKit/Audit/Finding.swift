@@ -96,7 +96,7 @@ public enum Verdict: String, Codable, Sendable {
 }
 
 /// One rule checked on one subject (a session, or an app on an iOS version): what JUnit
-/// reports as a test case.
+/// reports as a test case. Stored per run as `StoredChecks`.
 public struct RuleCheckRecord: Codable, Sendable, Equatable {
     /// `DEVICE BUNDLE pid PID from START` for a session, `BUNDLE on iOS MAJOR` for a configuration.
     public var subject: String

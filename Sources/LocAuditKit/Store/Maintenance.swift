@@ -11,6 +11,8 @@ public struct PruneReport: Sendable, Codable {
     /// Sessions and findings newly marked `evidence_pruned_at`: kept as they were, never resolved.
     public var sessionsMarked = 0
     public var findingsMarked = 0
+    /// Audit runs whose per-check detail went (`audit_runs.checks_pruned_at`).
+    public var runsThinned = 0
     /// Database file plus its WAL, checkpointed, before and after `VACUUM`.
     public var bytesBefore: Int64
     public var bytesAfter: Int64
@@ -19,7 +21,8 @@ public struct PruneReport: Sendable, Codable {
         "pruned \(sources) sources and \(events) events last seen before \(cutoff); "
             + "\(bytesBefore) -> \(bytesAfter) bytes (\(bytesBefore - bytesAfter) freed). Findings, sessions and audit runs kept: "
             + "\(findingsMarked) findings and \(sessionsMarked) sessions marked as pruned (never resolved), "
-            + "what the replay knew kept for \(checkpoints) apps on their devices.\n"
+            + "what the replay knew kept for \(checkpoints) apps on their devices; "
+            + "\(runsThinned) older audit runs thinned to their counts.\n"
     }
 }
 
@@ -48,6 +51,9 @@ public struct StoreStats: Sendable, Codable {
 
 /// Keeping the store healthy: retention and statistics.
 public enum Maintenance {
+    /// Audit runs whose rule checks `prune` keeps whatever their age (`--keep-checks`).
+    public static let defaultKeepChecks = 7
+
     /// `30d`, `12h`, `2w` -> seconds.
     public static func parseAge(_ text: String) -> TimeInterval? {
         guard let unit = text.last, let n = Double(text.dropLast()), n >= 0 else { return nil }
@@ -60,8 +66,10 @@ public enum Maintenance {
     }
 
     /// Removes the events and sources of logs whose last line is before `cutoffUS`; findings
-    /// (with their evidence as file and line), sessions and audit runs stay. Then `VACUUM`.
-    public static func prune(database: String, cutoffUS: Int64) throws -> PruneReport {
+    /// (with their evidence as file and line), sessions and audit runs stay. Audit runs that
+    /// started before it, other than the latest `keepChecks`, lose their per-check detail
+    /// (`checks`), not their counts. Then `VACUUM`.
+    public static func prune(database: String, cutoffUS: Int64, keepChecks: Int = Maintenance.defaultKeepChecks) throws -> PruneReport {
         let store = try Store(path: database)
         let queue = try store.connect()
         let cutoff = Timestamps.isoUTC(cutoffUS)
@@ -72,6 +80,11 @@ public enum Maintenance {
         let before = try bytes()
         var report = try queue.write { db -> PruneReport in
             var report = PruneReport(cutoff: cutoff, sources: 0, events: 0, bytesBefore: before, bytesAfter: 0)
+            try db.execute(sql: """
+                UPDATE audit_runs SET checks = NULL, checks_pruned_at = ?
+                WHERE checks IS NOT NULL AND started_at < ? AND id NOT IN (SELECT id FROM audit_runs ORDER BY id DESC LIMIT ?)
+                """, arguments: [Clock.nowISO(), cutoff, max(0, keepChecks)])
+            report.runsThinned = db.changesCount
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE last_time IS NOT NULL AND last_time < ?", arguments: [cutoff])
             guard !ids.isEmpty else { return report }
             try keepKnowledge(removing: Set(ids), report: &report, in: db)

@@ -195,6 +195,11 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v8: prune thins the rule checks of old runs") { db in
+            try db.execute(sql: """
+                ALTER TABLE audit_runs ADD COLUMN checks_pruned_at TEXT; -- when prune dropped the run's checks (their counts stay)
+                """)
+        }
         return migrator
     }
 
