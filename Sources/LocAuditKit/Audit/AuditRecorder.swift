@@ -94,7 +94,8 @@ enum AuditRecorder {
         report.new = current.subtracting(open.keys)
         report.persisting = current.intersection(open.keys)
         // A finding whose lines were pruned is not seen again, and not resolved either.
-        report.resolved = try open.values.filter { try !current.contains($0.fingerprint) && !pruned.contains($0.fingerprint) && covers($0, options, in: db) }
+        report.resolved = try open.values
+            .filter { try !current.contains($0.fingerprint) && !pruned.contains($0.fingerprint) && covers($0, options, in: db) }
             .sorted(by: Finding.reportOrder)
 
         let upsert = try db.makeStatement(sql: """

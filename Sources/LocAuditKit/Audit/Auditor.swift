@@ -55,13 +55,16 @@ public struct Auditor {
         let db = try store.connect()
         var input = try db.read { try AuditInput.load($0, scope: options.scope) }
         let timelines = input.timelines()
-        var (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        let (raw, evaluated, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        var coverage = evaluated
         coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
         try db.read { try input.locate(raw, in: $0) }
         var found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+        // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
         for r in raw {
-            if let opening = r.sessionEvents.first { sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id))) }
+            guard let opening = r.sessionEvents.first else { continue }
+            sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
         }
 
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,

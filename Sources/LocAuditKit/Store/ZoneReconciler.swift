@@ -76,7 +76,7 @@ enum ZoneReconciler {
                 AND container NOT IN ('info-plist', 'ideviceinfo')
             ORDER BY id
             """, arguments: [device, source, zoneAssumed]).compactMap { row in
-            guard let first = AuditOptions.parseTime(row[2]), let last = AuditOptions.parseTime(row[3]) else { return nil }
+            guard let first = utc(row[2]), let last = utc(row[3]) else { return nil }
             return Log(id: row[0], path: row[1], first: first, last: last)
         }
     }
@@ -137,7 +137,7 @@ enum ZoneReconciler {
     private static func note(_ source: Int64, offset: Int32, from path: String, retimed: Int, dropped: Int, in db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT first_time, last_time, notes, skipped FROM sources WHERE id = ?", arguments: [source]) else { return }
         func counts(_ text: String) -> [String: Int] { (try? JSONDecoder().decode([String: Int].self, from: Data(text.utf8))) ?? [:] }
-        func shifted(_ time: String?) -> String? { time.flatMap(AuditOptions.parseTime).map { Timestamps.isoUTC($0 - Int64(offset) * 1_000_000) } }
+        func shifted(_ time: String?) -> String? { time.flatMap(utc).map { Timestamps.isoUTC($0 - Int64(offset) * 1_000_000) } }
         var notes = counts(row[2]), skipped = counts(row[3])
         notes["zone-from-export", default: 0] += retimed
         if dropped > 0 { skipped["duplicate", default: 0] += dropped }
@@ -145,6 +145,11 @@ enum ZoneReconciler {
             UPDATE sources SET zone_assumed = 0, zone_offset = ?, zone_from = ?, first_time = ?, last_time = ?, notes = ?,
                 skipped = ?, events = events - ? WHERE id = ?
             """, arguments: [offset, path, shifted(row[0]), shifted(row[1]), jsonText(notes), jsonText(skipped), dropped, source])
+    }
+
+    /// A stored `first_time` / `last_time`, to the microsecond.
+    private static func utc(_ text: String) -> Int64? {
+        Array(text.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0)?.us }
     }
 
     /// `UTC+01:00`, `UTC-05:30`.
