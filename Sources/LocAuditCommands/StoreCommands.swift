@@ -9,14 +9,21 @@ struct PruneCommand: ParsableCommand {
         discussion: """
             A log is old when its last line is older than --older-than (30d, 12h, 2w). Its events
             and its row in sources go; findings keep their evidence as file and line, sessions
-            and audit runs stay. The database is then vacuumed and the bytes freed measured.
+            and audit runs stay. Pruning removes lines, not knowledge: what the replay knew of
+            each app on each device where its lines were cut is kept (replay_checkpoints), and
+            later audits start from it, so findings on later data do not change; the sessions
+            and findings of the pruned lines stay as they were, marked evidence_pruned_at, and
+            are never resolved. Audit runs started before the cutoff, except the latest
+            --keep-checks, lose their per-check detail (their counts, coverage and findings
+            stay; their JUnit report lists only their findings). The database is then vacuumed
+            and the bytes freed measured.
             Takes the nightly run's lock (waits up to --wait seconds). The largest age is 100
             years (36500d).
 
-            Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database,
-            4 a run holds the lock, 6 the store cannot be used (cannot open it, not a locaudit
-            store, damaged, read-only, disk full), 7 standard output could not be written (the
-            pruning is done).
+            Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database (or a
+            checkpoint another version wrote), 4 a run holds the lock, 6 the store cannot be
+            used (cannot open it, not a locaudit store, damaged, read-only, disk full),
+            7 standard output could not be written (the pruning is done).
             """
     )
 
@@ -24,6 +31,9 @@ struct PruneCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Age of the logs to remove: 30d, 12h, 2w.", valueName: "age"))
     var olderThan: String
+
+    @Option(help: ArgumentHelp("Audit runs that keep their per-check detail whatever their age (the latest N).", valueName: "n"))
+    var keepChecks: Int = Maintenance.defaultKeepChecks
 
     @Option(help: ArgumentHelp("Seconds to wait for a running `locaudit run` (0 to 86400).", valueName: "seconds"))
     var wait: Double = 60
@@ -36,6 +46,7 @@ struct PruneCommand: ParsableCommand {
             throw ValidationError("--older-than \(error.description)")
         }
         try validateWait(wait)
+        if keepChecks < 0 { throw ValidationError("--keep-checks must be 0 or more.") }
     }
 
     func run() throws {
@@ -45,8 +56,11 @@ struct PruneCommand: ParsableCommand {
             do {
                 let lock = try RunLock(database: store.path, wait: wait)
                 defer { withExtendedLifetime(lock) {} }
-                return try Maintenance.prune(database: store.path, olderThan: try Maintenance.parseAge(olderThan))
+                return try Maintenance.prune(database: store.path, olderThan: try Maintenance.parseAge(olderThan), keepChecks: keepChecks)
             } catch let error as RunError {
+                printError(error.description)
+                throw ExitCode(error.exitCode)
+            } catch let error as AuditError {
                 printError(error.description)
                 throw ExitCode(error.exitCode)
             }

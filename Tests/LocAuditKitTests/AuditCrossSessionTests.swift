@@ -146,6 +146,40 @@ import Testing
         #expect(sessions.map { $0[2] as String? } == [nil, "foreground-interactive", "foreground-interactive"])
     }
 
+    @Test("a launch line starts a new session even for a pid seen before: a reused pid does not hide allow-once-persisting")
+    func launchWithReusedPid() throws {
+        // No termination line (the device rebooted), then the app runs again with the same pid:
+        // once with the launch line naming the pid, once with the pid only in the lines after it.
+        for naming in [true, false] {
+            let ws = try AuditWorkspace()
+            let log = LogScript().launch(pid: 501, naming: naming).call("requestWhenInUseAuthorization")
+                .prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny").answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)
+                .deliver()
+                .launch(pid: 501, naming: naming).deliver().deliver()
+            try ws.ingest(log.text, os: "13.7", plist: .complete)
+            let report = try ws.audit()
+            #expect(report.rules == ["allow-once-persisting"], "launch line naming the pid: \(naming)")
+            let sessions = try ws.workspace.rows("SELECT pid, end_reason, events FROM sessions ORDER BY start_us")
+            #expect(sessions.map { $0[0] as Int64? } == [501, 501], "launch line naming the pid: \(naming)")
+            #expect(sessions.map { $0[1] as String } == ["next-launch", "end-of-log"], "launch line naming the pid: \(naming)")
+            #expect(sessions.map { $0[2] as Int } == [7, 4], "launch line naming the pid: \(naming)")
+        }
+    }
+
+    @Test("a background relaunch naming a reused pid is one session: SpringBoard's launch line and locationd's line together")
+    func backgroundRelaunchWithReusedPid() throws {
+        let ws = try AuditWorkspace()
+        let log = LogScript().launch(pid: 501, naming: true).told("AuthorizedAlways").call("startMonitoringSignificantLocationChanges")
+            .relaunch(for: "SignificantLocationChange", pid: 501, naming: true).deliver()
+        try ws.ingest(log.text, os: "12.5.7", plist: .complete)
+        #expect(try ws.audit().findings.isEmpty)
+        let sessions = try ws.workspace.rows("SELECT pid, launch_intent, relaunch_service, events FROM sessions ORDER BY start_us")
+        #expect(sessions.count == 2)
+        #expect(sessions.last?[1] as String? == "background")
+        #expect(sessions.last?[2] as String? == "significantChange")
+        #expect(sessions.last?[3] as Int? == 4)
+    }
+
     @Test("a pid reused after a termination starts a new session, not a delivery to a dead process")
     func reusedPid() throws {
         let ws = try AuditWorkspace()

@@ -24,10 +24,12 @@ final class LogScript {
         return self
     }
 
-    /// A new process: SpringBoard's launch line and RunningBoard's first state.
-    @discardableResult func launch(intent: String = "foreground-interactive") -> LogScript {
-        pid += 1
-        system("Bootstrapping app<\(bundle)> with intent \(intent)", process: "SpringBoard[50]")
+    /// A new process: SpringBoard's launch line and RunningBoard's first state. With `pid`,
+    /// the process gets that pid (one seen before: pids are reused, e.g. after a reboot), and
+    /// with `naming` the launch line says it (`app<BUNDLE>:PID`).
+    @discardableResult func launch(intent: String = "foreground-interactive", pid reused: Int? = nil, naming: Bool = false) -> LogScript {
+        pid = reused ?? pid + 1
+        system("Bootstrapping app<\(bundle)>\(naming ? ":\(pid)" : "") with intent \(intent)", process: "SpringBoard[50]")
         return state(intent == "background" ? "BackgroundRunning" : "ForegroundRunning")
     }
 
@@ -82,9 +84,9 @@ final class LogScript {
     }
 
     /// A relaunch by locationd (after SpringBoard's background launch).
-    @discardableResult func relaunch(for service: String) -> LogScript {
-        pid += 1
-        system("Bootstrapping app<\(bundle)> with intent background", process: "SpringBoard[50]")
+    @discardableResult func relaunch(for service: String, pid reused: Int? = nil, naming: Bool = false) -> LogScript {
+        pid = reused ?? pid + 1
+        system("Bootstrapping app<\(bundle)>\(naming ? ":\(pid)" : "") with intent background", process: "SpringBoard[50]")
         system(##"{"msg":"#Launch client for location event", "bundleId":"\##(bundle)", "service":"\##(service)"}"##)
         return state("BackgroundRunning")
     }
@@ -111,8 +113,9 @@ final class AuditWorkspace {
     init() throws { workspace = try Workspace() }
 
     /// Ingests a log with its device facts (and Info.plist).
+    /// `zone` reads the lines' stamps (`--tz`); nil: none, UTC is assumed.
     func ingest(_ log: String, name: String = "device-2026-11-20.log", os: String?, device: String = "device-1",
-                plist: ExamplePlist? = nil) throws {
+                plist: ExamplePlist? = nil, zone: String? = "UTC") throws {
         let path = try workspace.write(name, log + "\n")
         var facts = "UniqueDeviceID: \(device)\nDeviceName: iPhone\n"
         if let os { facts += "ProductVersion: \(os)\n" }
@@ -122,7 +125,7 @@ final class AuditWorkspace {
         if let plist { plists.append(try workspace.write("\(UUID().uuidString).plist", plist.xml)) }
         let report = try workspace.ingest([path]) {
             $0.infoPlists = plists
-            $0.parse = ParseOptions(year: 2026, zone: TimeZone(identifier: "UTC"))
+            $0.parse = ParseOptions(year: 2026, zone: zone.flatMap(TimeZone.init(identifier:)))
         }
         precondition(report.files.allSatisfy { $0.error == nil }, "ingest failed: \(report.files.compactMap(\.error))")
     }

@@ -167,9 +167,14 @@ import Testing
 final class XMLCollector: NSObject, XMLParserDelegate {
     var counts: [String: Int] = [:]
     var failureMessages: [String] = []
+    /// `<property>` elements, with the name of the test suite they are in.
+    var properties: [(suite: String, name: String, value: String)] = []
+    private var suite = ""
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         counts[name, default: 0] += 1
         if name == "failure", let m = attributes["message"] { failureMessages.append(m) }
+        if name == "testsuite" { suite = attributes["name"] ?? "" }
+        if name == "property" { properties.append((suite, attributes["name"] ?? "", attributes["value"] ?? "")) }
     }
 }
 

@@ -78,6 +78,8 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
     case unreadableBaseline(String, String)
     /// `locaudit report`: no audit run (nil: none at all) to render (exit 3).
     case noRun(Int64?)
+    /// What a prune kept of an app's replay cannot be read (exit 3).
+    case unreadableCheckpoint(device: String, bundle: String)
 
     public var description: String {
         switch self {
@@ -89,12 +91,15 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
             return "no audit run \(id) in this database; `locaudit query --sql 'SELECT id, started_at FROM audit_runs'` lists them."
         case .noRun(nil):
             return "no audit run in this database yet: run `locaudit audit` first."
+        case .unreadableCheckpoint(let device, let bundle):
+            return "what prune kept of the replay of \(bundle) on \(device) (replay_checkpoints) cannot be read: it was written by "
+                + "another version of locaudit. Audit with that version, or delete that row to replay only the lines left."
         }
     }
 
     public var exitCode: Int32 {
         switch self {
-        case .noRun: return 3
+        case .noRun, .unreadableCheckpoint: return 3
         case .unknownRules, .unreadableBaseline: return 2
         }
     }

@@ -19,6 +19,8 @@ public struct AuditReport: Sendable {
     public var coverage: Coverage
     /// Every rule checked on every session and app configuration (JUnit's test cases).
     public var checks: [RuleCheckRecord] = []
+    /// A stored run whose `checks` a prune dropped, and when: only its counts and findings are left.
+    public var checksPrunedAt: String?
     public var failOn: Severity
 
     public var verdict: Verdict {
@@ -52,16 +54,28 @@ public struct Auditor {
         let db = try store.connect()
         var input = try db.read { try AuditInput.load($0, scope: options.scope) }
         let timelines = input.timelines()
-        let (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        let (raw, evaluated, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        var coverage = evaluated
+        coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
         try db.read { try input.locate(raw, in: $0) }
-        let found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+        var found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+        // Each session finding's session, so that it keeps its identity when the session has gained lines.
+        var sessions: [String: AuditRecorder.SessionIdentity] = [:]
+        for r in raw {
+            guard let opening = r.sessionEvents.first else { continue }
+            sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
+        }
 
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
                                  coverage: coverage, checks: checks, failOn: options.failOn)
         try db.write { db in
             try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
-            report.runId = try AuditRecorder.recordRun(found, report: &report, options: options, in: db)
+            let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
+            if !renamed.isEmpty {
+                for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
+            }
+            report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
         }
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
@@ -94,6 +108,12 @@ struct AuditInput {
     var sources: [Int64: (path: String, version: IOSVersion?)]
     /// bundle id -> Info.plist facts and path
     var apps: [String: (facts: AppFacts, path: String)]
+    /// device and app -> what a prune kept of their replay
+    var checkpoints: [String: ReplayCheckpoint] = [:]
+    /// device id -> logs whose times were read as UTC for want of a zone
+    var zoneAssumed: [String: Int] = [:]
+    /// device id -> "OFFSET, the offset of PATH" -> zone-less logs that took the offset of that zoned export
+    var zoneTaken: [String: [String: Int]] = [:]
     /// event id -> (source id, line), for the events findings cite (filled by `locate`)
     var locations: [Int64: (source: Int64, line: Int)] = [:]
 
@@ -119,7 +139,37 @@ struct AuditInput {
             facts.defaultAccuracyReducedType = row[8]
             apps[facts.bundleId] = (facts, row[9])
         }
-        return AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        var input = AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        input.checkpoints = try ReplayCheckpoint.load(db, scope: scope)
+        for row in try Row.fetchAll(db, sql: """
+            SELECT device_id, zone_assumed, zone_offset, zone_from FROM sources
+            WHERE device_id IS NOT NULL AND (zone_assumed = 1 OR zone_from IS NOT NULL) ORDER BY id
+            """) {
+            if row[1] as Bool {
+                input.zoneAssumed[row[0], default: 0] += 1
+            } else if let offset = row[2] as Int32?, let from = row[3] as String? {
+                input.zoneTaken[row[0], default: [:]]["\(ZoneReconciler.text(offset: offset)), the offset of \(from)", default: 0] += 1
+            }
+        }
+        return input
+    }
+
+    /// What the reports say of the devices whose times were not read in their own zone.
+    func timeZoneNotes(of devices: Set<String>) -> [String: String]? {
+        var notes: [String: String] = [:]
+        for device in devices {
+            var parts: [String] = []
+            if let logs = zoneAssumed[device] {
+                parts.append("times assumed UTC: \(logs == 1 ? "1 log has" : "\(logs) logs have") no time zone "
+                    + "(ingest with --tz, or add TimeZone to the device's ideviceinfo)")
+            }
+            for (taken, logs) in (zoneTaken[device] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                parts.append("times of \(logs == 1 ? "1 log" : "\(logs) logs") without a zone read at \(taken) "
+                    + "(an export of the same device and period)")
+            }
+            if !parts.isEmpty { notes[device] = parts.joined(separator: "; ") }
+        }
+        return notes.isEmpty ? nil : notes
     }
 
     /// Looks up the file and line of every event the findings cite.
@@ -132,6 +182,7 @@ struct AuditInput {
     }
 
     /// Sessions of each app on each device, replayed (events are sorted by device, app, time).
+    /// Where a prune left a checkpoint, the replay starts from it with the lines after it.
     func timelines() -> [[ReplayedSession]] {
         let versions = sources.compactMapValues(\.version)
         var timelines: [[ReplayedSession]] = []
@@ -140,8 +191,16 @@ struct AuditInput {
             var end = start
             while end < events.endIndex, events[end].deviceId == events[start].deviceId,
                   events[end].bundleId == events[start].bundleId { end += 1 }
-            let sessions = SessionBuilder.sessions(of: events[start..<end], versions: versions)
-            timelines.append(Replayer.replay(sessions, app: apps[events[start].bundleId]?.facts))
+            var lines = events[start..<end]
+            var known = ReplayState()
+            if let checkpoint = checkpoints[ReplayCheckpoint.key(events[start].deviceId, events[start].bundleId)] {
+                lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
+                known = checkpoint.state
+            }
+            if !lines.isEmpty {
+                let sessions = SessionBuilder.sessions(of: lines, versions: versions)
+                timelines.append(Replayer.replay(sessions, app: apps[events[start].bundleId]?.facts, from: known))
+            }
             start = end
         }
         return timelines

@@ -74,6 +74,9 @@ public struct Coverage: Codable, Sendable, Equatable {
     public var notEvaluable: [String: [String: Int]] = [:]
     /// Rule checks skipped because the iOS version predates the rule.
     public var notApplicable = 0
+    /// Devices whose log times were not read in a zone the logs or the ingest gave: device ->
+    /// what was done (UTC assumed, or another export's offset taken). Nil when there are none.
+    public var timeZones: [String: String]?
 
     public var notEvaluableCount: Int { notEvaluable.values.flatMap(\.values).reduce(0, +) }
 
@@ -93,7 +96,7 @@ public enum Verdict: String, Codable, Sendable {
 }
 
 /// One rule checked on one subject (a session, or an app on an iOS version): what JUnit
-/// reports as a test case.
+/// reports as a test case. Stored per run as `StoredChecks`.
 public struct RuleCheckRecord: Codable, Sendable, Equatable {
     /// `DEVICE BUNDLE pid PID from START` for a session, `BUNDLE on iOS MAJOR` for a configuration.
     public var subject: String

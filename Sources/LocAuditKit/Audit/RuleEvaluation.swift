@@ -9,11 +9,17 @@ struct RawFinding {
     var violations: [Violation]
     /// Events that place a configuration finding: the app's first line on that iOS version.
     var context: [Int64] = []
+    /// A session finding's session: its events, the first of which opened it.
+    var sessionEvents: [AppEvent] = []
 
-    /// Stable identity across runs: the session (or the app and iOS version) and the rule.
+    /// Identity across runs and databases holding the same logs: the rule and the session
+    /// (device, app, pid and the line that opened it: its UTC second and line fingerprint,
+    /// the same in every export), or the rule, the app and the iOS major version. A session
+    /// that gains lines later keeps its findings by `AuditRecorder.keepIdentities`.
     var fingerprint: String {
-        if let start = sessionStartUS {
-            return Fingerprint.of("\(rule.identifier)|\(deviceId)|\(bundleId)|\(pid.map(String.init) ?? "-")|\(start)")
+        if let opening = sessionEvents.first {
+            return Fingerprint.of("\(rule.identifier)|\(deviceId)|\(bundleId)|\(pid.map(String.init) ?? "-")|"
+                + "\(LineFingerprint.second(opening.timeUS)):\(opening.fingerprint)")
         }
         return Fingerprint.of("\(rule.identifier)|\(bundleId)|ios\(osVersion?.major ?? 0)")
     }
@@ -70,7 +76,7 @@ enum RuleEvaluation {
                         if !shown.isEmpty {
                             let raw = RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId,
                                                  pid: session.pid, sessionStartUS: session.startUS,
-                                                 osVersion: session.osVersion, violations: shown)
+                                                 osVersion: session.osVersion, violations: shown, sessionEvents: session.events)
                             findings.append(raw)
                             check.findings = [raw.fingerprint]
                         }

@@ -19,7 +19,7 @@ extension AuditReport {
                 throw AuditError.noRun(nil)
             }
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT started_at, events, fail_on, coverage, checks FROM audit_runs WHERE id = ?
+                SELECT started_at, events, fail_on, coverage, checks, checks_pruned_at FROM audit_runs WHERE id = ?
                 """, arguments: [id]) else { throw AuditError.noRun(id) }
             func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
                 text.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
@@ -39,8 +39,60 @@ extension AuditReport {
                                      resolved: resolved, hiddenByBaseline: 0,
                                      coverage: decode(Coverage.self, row["coverage"]) ?? Coverage(),
                                      failOn: Severity(rawValue: row["fail_on"]) ?? .high)
-            report.checks = decode([RuleCheckRecord].self, row["checks"]) ?? []
+            report.checks = StoredChecks.decode(row["checks"]) ?? []
+            report.checksPrunedAt = row["checks_pruned_at"]
             return report
         }
     }
 }
+
+/// A run's rule checks as `audit_runs.checks` holds them: grouped by subject, a passed check
+/// as its rule's name (most checks pass), so a run costs a fraction of its records' bytes.
+struct StoredChecks: Codable {
+    var subjects: [Subject]
+
+    struct Subject: Codable {
+        var subject: String
+        /// Rules evaluated without a finding.
+        var passed: [String]?
+        /// Rule -> why it was not evaluable.
+        var notEvaluable: [String: String]?
+        /// Rule -> fingerprints of its findings.
+        var findings: [String: [String]]?
+    }
+
+    init(_ checks: [RuleCheckRecord]) {
+        var order: [String] = []
+        var bySubject: [String: Subject] = [:]
+        for check in checks {
+            if bySubject[check.subject] == nil {
+                order.append(check.subject)
+                bySubject[check.subject] = Subject(subject: check.subject)
+            }
+            if let reason = check.notEvaluable {
+                bySubject[check.subject]!.notEvaluable = (bySubject[check.subject]!.notEvaluable ?? [:]).merging([check.rule: reason]) { $1 }
+            } else if check.findings.isEmpty {
+                bySubject[check.subject]!.passed = (bySubject[check.subject]!.passed ?? []) + [check.rule]
+            } else {
+                bySubject[check.subject]!.findings = (bySubject[check.subject]!.findings ?? [:]).merging([check.rule: check.findings]) { $0 + $1 }
+            }
+        }
+        subjects = order.map { bySubject[$0]! }
+    }
+
+    var checks: [RuleCheckRecord] {
+        subjects.flatMap { s in
+            (s.passed ?? []).map { RuleCheckRecord(subject: s.subject, rule: $0, notEvaluable: nil, findings: []) }
+                + (s.notEvaluable ?? [:]).sorted { $0.key < $1.key }.map { RuleCheckRecord(subject: s.subject, rule: $0.key, notEvaluable: $0.value, findings: []) }
+                + (s.findings ?? [:]).sorted { $0.key < $1.key }.map { RuleCheckRecord(subject: s.subject, rule: $0.key, notEvaluable: nil, findings: $0.value) }
+        }
+    }
+
+    /// The checks of a stored run: this shape, or the list of records runs stored before it.
+    static func decode(_ text: String?) -> [RuleCheckRecord]? {
+        guard let data = text.map({ Data($0.utf8) }) else { return nil }
+        if let stored = try? JSONDecoder().decode(StoredChecks.self, from: data) { return stored.checks }
+        return try? JSONDecoder().decode([RuleCheckRecord].self, from: data)
+    }
+}
+

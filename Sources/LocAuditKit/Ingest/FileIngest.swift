@@ -58,7 +58,7 @@ struct FileIngest {
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
         let parsedCounts = CountsBox()
         var appId: String? = nil
-        let (outcome, counts, writtenDevice): (CommitOutcome, ParseCounts, DeviceFacts) = try db.inDatabase { db in
+        let (outcome, writtenDevice): (CommitOutcome, DeviceFacts) = try db.inDatabase { db in
             let writer = try EventWriter(db: db, device: device, budgetBytes: eventBudget)
             do {
                 var factsBytes: [UInt8] = []
@@ -114,7 +114,7 @@ struct FileIngest {
                         try BundleLinker.linkAll(in: db)
                     }
                 }
-                return (outcome, counts, writer.device)
+                return (outcome, writer.device)
             } catch {
                 writer.abandon()
                 throw error
@@ -127,7 +127,7 @@ struct FileIngest {
             var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
             report.sameAs = first
             return report
-        case .stored(let sourceId, let events, let duplicates):
+        case .stored(let sourceId, let events, let duplicates, let counts, let zone):
             var report = FileReport(path: path, outcome: .ingested, seconds: seconds)
             report.sourceId = sourceId
             report.container = container.rawValue
@@ -149,6 +149,10 @@ struct FileIngest {
                 report.firstSkippedLine = counts.firstLine.isEmpty ? nil : counts.firstLine
                 report.notes = counts.notes
                 report.heldBackFrom = counts.heldBackFrom
+                if let offset = zone.offset, let from = zone.from {
+                    report.zoneFrom = "\(ZoneReconciler.text(offset: offset)), the offset of \(from)"
+                }
+                report.zoneGivenTo = zone.gaveTo.isEmpty ? nil : zone.gaveTo
             }
             return report
         }

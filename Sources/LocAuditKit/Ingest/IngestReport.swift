@@ -21,6 +21,11 @@ public struct FileReport: Codable, Sendable {
     public var firstTime: String?
     public var lastTime: String?
     public var zoneAssumed: Bool?
+    /// A zone-less log beside a zoned export of the same device and period: the offset it
+    /// took, and from which export (`UTC+01:00, the offset of PATH`).
+    public var zoneFrom: String?
+    /// A zoned log: the zone-less logs of its device and period that took its offset.
+    public var zoneGivenTo: [String]?
     public var linesRead: Int?
     public var events: Int?
     public var eventsByKind: [String: Int]?
@@ -73,6 +78,8 @@ public struct IngestReport: Codable, Sendable {
                 out += "ingested \(f.path)\n  \(f.container ?? "?") · \(device) · \(ios)"
                 if let a = f.firstTime, let b = f.lastTime { out += " · \(a) … \(b)\(f.zoneAssumed == true ? " (zone assumed UTC)" : "")" }
                 out += "\n"
+                if let from = f.zoneFrom { out += "  no zone in its lines: read at \(from), an export of the same device and period\n" }
+                for path in f.zoneGivenTo ?? [] { out += "  its offset re-timed \(path), an export of the same device and period without a zone\n" }
                 if let lines = f.linesRead {
                     out += "  \(lines) lines, \(f.events ?? 0) events"
                     if let kinds = f.eventsByKind, !kinds.isEmpty {

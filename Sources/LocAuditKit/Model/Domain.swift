@@ -58,7 +58,7 @@ public enum LocationService: String, Codable, Sendable, CaseIterable {
 }
 
 /// Services running, as bits: the replay copies its state at every event.
-public struct LocationServices: Sendable, Equatable {
+public struct LocationServices: Sendable, Equatable, Codable {
     private var bits: UInt8 = 0
     public init() {}
     private static func bit(_ s: LocationService) -> UInt8 { 1 << UInt8(LocationService.allCases.firstIndex(of: s)!) }

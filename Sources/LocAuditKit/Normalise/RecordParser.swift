@@ -141,11 +141,9 @@ final class RecordParser {
         var isCandidate: Bool
     }
 
-    /// The last year-less stamp seen, to compute the end of the time span once.
-    private var lastStamp: (month: Int, day: Int, seconds: Int)?
-    /// For fingerprints: how often each identical (time, line content) was seen at the current time.
-    private var sameTimeCounts: [UInt64: Int] = [:]
-    private var sameTimeUS: Int64 = .min
+    /// For fingerprints: how often each identical line was seen in the current second.
+    private var sameSecondCounts: [Int64: Int] = [:]
+    private var sameSecond: Int64 = .min
 
     /// JSON-array container: the object being accumulated.
     private var jsonDepth = 0
@@ -253,9 +251,7 @@ final class RecordParser {
             counts.skip("incomplete", line: jsonObjectLine)
             if !complete { counts.heldBackFrom = jsonObjectLine }
         }
-        if container == .idevicesyslog, let s = lastStamp {
-            counts.lastUS = clock.utc(month: s.month, day: s.day, seconds: s.seconds).us
-        }
+        if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us }
     }
 
     private func holdBackLastLine() {
@@ -339,12 +335,15 @@ final class RecordParser {
     private func startRecord(_ h: TextHeader, _ b: UnsafeBufferPointer<UInt8>) throws {
         var timeUS: Int64
         var offset: Int32? = h.offset
+        var local: Int64 = 0
         if let stamp = h.syslogStamp {
-            clock.observe(month: stamp.month)
-            if let last = lastStamp, last.month == stamp.month,
-               (stamp.day, stamp.seconds) < (last.day, last.seconds) { counts.note("time-backwards") }
-            lastStamp = stamp
-            if counts.firstUS == nil { counts.firstUS = clock.utc(month: stamp.month, day: stamp.day, seconds: stamp.seconds).us }
+            guard let placed = clock.place(month: stamp.month, day: stamp.day, seconds: stamp.seconds) else {
+                counts.skip("bad-timestamp", line: lineNumber) // Feb 30, or Feb 29 in a common year
+                return
+            }
+            if placed.backwards { counts.note("time-backwards") }
+            local = placed.local
+            if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us }
             timeUS = 0 // resolved below, only for candidates
         } else {
             timeUS = h.timeUS ?? 0
@@ -361,8 +360,8 @@ final class RecordParser {
             pending = Pending(line: lineNumber, timeUS: 0, offset: nil, process: "", pid: nil, message: [], isCandidate: false)
             return
         }
-        if let stamp = h.syslogStamp {
-            let utc = clock.utc(month: stamp.month, day: stamp.day, seconds: stamp.seconds)
+        if h.syslogStamp != nil {
+            let utc = clock.utc(local: local)
             timeUS = utc.us
             offset = zone == nil ? nil : utc.offset
         }
@@ -420,16 +419,14 @@ final class RecordParser {
     }
 
     private func store(_ event: Event, message: String, line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
-        if timeUS != sameTimeUS {
-            sameTimeUS = timeUS
-            sameTimeCounts.removeAll(keepingCapacity: true)
+        if LineFingerprint.second(timeUS) != sameSecond {
+            sameSecond = LineFingerprint.second(timeUS)
+            sameSecondCounts.removeAll(keepingCapacity: true)
         }
-        var seed = UInt64(bitPattern: timeUS) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: pid ?? -1)
-        seed = fnv1a((process ?? "").utf8, seed: seed)
-        let base = fnv1a(message.utf8, seed: seed)
-        let ordinal = sameTimeCounts[base, default: 0]
-        sameTimeCounts[base] = ordinal + 1
-        let fingerprint = Int64(bitPattern: ordinal == 0 ? base : fnv1a(String(ordinal).utf8, seed: base))
+        let base = LineFingerprint.of(process: process, pid: pid, message: message, ordinal: 0)
+        let ordinal = sameSecondCounts[base, default: 0]
+        sameSecondCounts[base] = ordinal + 1
+        let fingerprint = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
         counts.eventsByKind[event.kind.rawValue, default: 0] += 1
         try sink.event(ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
                                    event: event, message: message, fingerprint: fingerprint))

@@ -108,6 +108,15 @@ enum Timestamps {
         }
     }
 
+    /// Days in a month of the proleptic Gregorian calendar.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -124,47 +133,62 @@ enum Timestamps {
 
 /// Gives year-less syslog stamps a year and a zone.
 ///
-/// The year starts from `--year` (the year of the first line) or from the file's
-/// modification time (the export is written after its last line, so a first line in a
-/// later month than the file belongs to the year before); it rolls forward when the
-/// month drops by more than half a year (December to January), never on a small step back.
+/// The first line's year is `--year`, else the year of the file's date (the export is
+/// written after its last line, so a first line in a later month than the file belongs to
+/// the year before). Every later line takes the year that puts it nearest the latest line
+/// so far, in either direction: across New Year forward, and a late `Dec 31` line after
+/// `Jan  1` stays in the old year. A line behind the latest one (a backward step) never
+/// moves that reference, so it cannot carry the lines after it into another year. A date
+/// that does not exist in its year (Feb 30, Apr 31, Feb 29 in a common year) is none.
 struct SyslogClock {
-    private(set) var year: Int
-    private var lastMonth: Int?
     private let zone: TimeZone?
-    private let referenceMonth: Int?
-    private var resolved: Bool
+    /// `--year`, or the file date's year and month (the first line's year is inferred from them).
+    private let firstYear: Int
+    private let fileMonth: Int?
+    /// The latest line so far: local wall time (seconds since 1970 as if UTC), and its year.
+    private(set) var latest: Int64?
+    private var latestYear = 0
 
     init(firstLineYear: Int?, fileDate: Date?, zone: TimeZone?) {
         self.zone = zone
         if let y = firstLineYear {
-            year = y
-            referenceMonth = nil
-            resolved = true
+            firstYear = y
+            fileMonth = nil
         } else {
-            let cal = Calendar(identifier: .gregorian)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone ?? TimeZone(identifier: "UTC")!
             let date = fileDate ?? Date()
-            var utc = cal
-            utc.timeZone = zone ?? TimeZone(identifier: "UTC")!
-            year = utc.component(.year, from: date)
-            referenceMonth = utc.component(.month, from: date)
-            resolved = false
+            firstYear = calendar.component(.year, from: date)
+            fileMonth = calendar.component(.month, from: date)
         }
     }
 
-    /// Follows every record's month, advancing the year across New Year.
-    mutating func observe(month: Int) {
-        if !resolved {
-            if let ref = referenceMonth, month > ref { year -= 1 }
-            resolved = true
+    /// The stamp's local wall time in the year nearest the latest line, and whether it is
+    /// behind it; nil when the date does not exist in that year.
+    mutating func place(month: Int, day: Int, seconds: Int) -> (local: Int64, backwards: Bool)? {
+        func local(_ year: Int) -> Int64 { Int64(Timestamps.daysFromCivil(year, month, day)) * 86_400 + Int64(seconds) }
+        var year: Int
+        if let latest {
+            year = latestYear
+            let halfYear: Int64 = 183 * 86_400
+            let offset = local(year) - latest
+            if offset > halfYear { year -= 1 } else if offset < -halfYear { year += 1 }
+        } else {
+            year = firstYear
+            if let fileMonth, month > fileMonth { year -= 1 }
         }
-        if let last = lastMonth, last - month > 6 { year += 1 }
-        lastMonth = month
+        guard day <= Timestamps.daysIn(month: month, year: year) else { return nil }
+        let placed = local(year)
+        let backwards = latest.map { placed < $0 } ?? false
+        if !backwards {
+            latest = placed
+            latestYear = year
+        }
+        return (placed, backwards)
     }
 
-    /// UTC microseconds and offset of a stamp in the current year.
-    func utc(month: Int, day: Int, seconds: Int) -> (us: Int64, offset: Int32) {
-        let local = Int64(Timestamps.daysFromCivil(year, month, day)) * 86_400 + Int64(seconds)
+    /// UTC microseconds and offset of a local wall time (from `place`).
+    func utc(local: Int64) -> (us: Int64, offset: Int32) {
         guard let zone else { return (local * 1_000_000, 0) }
         // Local wall time -> UTC: the offset at the guessed instant, corrected once (DST edges).
         var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local))))

@@ -32,6 +32,9 @@ public final class AppEvent: Sendable {
     public let purposeKey: String?
     public let visible: Bool?
     public let intent: String?
+    /// The line's identity on its device (`events.fingerprint`): with its UTC second, the same
+    /// in every export of the line.
+    public let fingerprint: Int64
 
     public let status: AuthorizationStatus?
 
@@ -39,7 +42,7 @@ public final class AppEvent: Sendable {
     static let selection = """
         id, kind, time_us, device_id, bundle_id, app_pid, source_id, line, status, accuracy, temporary, provisional,
         reason, app_state, service, call, horizontal_accuracy, location_private, property, value, prompt_kind,
-        prompt_options, choice, purpose_key, visible, intent
+        prompt_options, choice, purpose_key, visible, intent, fingerprint
         """
 
     /// Reads the current row of a statement selecting `selection`; nil for an unknown kind.
@@ -78,6 +81,7 @@ public final class AppEvent: Sendable {
         purposeKey = text(23)
         visible = flag(24)
         intent = text(25)
+        fingerprint = sqlite3_column_int64(stmt, 26)
     }
 
     /// A location delivered to the app.

@@ -14,10 +14,11 @@ public struct ReplayedSession: Sendable {
 }
 
 /// Replays the sessions of one app on one device in time order, carrying what iOS
-/// persists from one session to the next and dropping the rest at each launch.
+/// persists from one session to the next and dropping the rest at each launch. The replay
+/// starts from what was known before the first of them (a prune's checkpoint), else from nothing.
 enum Replayer {
-    static func replay(_ sessions: [Session], app: AppFacts?) -> [ReplayedSession] {
-        var state = ReplayState()
+    static func replay(_ sessions: [Session], app: AppFacts?, from known: ReplayState = ReplayState()) -> [ReplayedSession] {
+        var state = known
         var replayed: [ReplayedSession] = []
         for session in sessions {
             let behaviour = session.osVersion.map(IOSBehaviour.of)

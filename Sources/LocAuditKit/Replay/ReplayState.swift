@@ -1,8 +1,9 @@
 /// What iOS holds for one app on one device at one moment, as the replay rebuilds it.
 ///
 /// The first group persists across sessions (iOS stores it); the second lasts one
-/// session and is reset at each launch.
-public struct ReplayState: Sendable {
+/// session and is reset at each launch. Codable as a whole: `prune` keeps it per app and
+/// device (`ReplayCheckpoint`), so that the replay of later data starts from it.
+public struct ReplayState: Sendable, Codable {
     // MARK: Persisted by iOS
 
     /// Effective authorization status; nil until a line says it.

@@ -1,6 +1,8 @@
 extension AppEvent {
     /// RunningBoard says the process runs: after a termination, a reused pid is a new process.
     var isRunningState: Bool { kind == .appState && appState != .terminated && appState != nil }
+    /// SpringBoard's launch line or locationd's relaunch.
+    var isLaunch: Bool { kind == .launch || kind == .relaunch }
 }
 
 /// One run of one app process on one device: from its launch (or first line) to its
@@ -42,50 +44,55 @@ public struct Session: Sendable {
 
 /// Cuts one app's events on one device into sessions.
 ///
-/// A launch (SpringBoard's `Bootstrapping`, locationd's relaunch) opens a session unless
-/// the open one has seen nothing but launch lines (the two lines of one background relaunch);
-/// a pid the open session does not have opens one too (a log that starts mid-run). Lines
-/// with a pid go to the session of that pid, also after its termination (deliveries to a
-/// dead process); lines without one go to the open session.
+/// A launch (SpringBoard's `Bootstrapping`, locationd's relaunch) always opens a session,
+/// also for a pid seen before (pids are reused, e.g. after a reboot), unless the open one
+/// has seen nothing but launch lines of the same process (the two lines of one background
+/// relaunch); a pid the open session does not have opens one too (a log that starts
+/// mid-run). Lines with a pid go to the session of that pid, also after its termination
+/// (deliveries to a dead process), except that the first pid line after a launch that named
+/// none belongs to the launched process when the pid's earlier session was not seen to end
+/// (the launch says it did); lines without one go to the open session.
 enum SessionBuilder {
     static func sessions(of events: ArraySlice<AppEvent>, versions: [Int64: IOSVersion]) -> [Session] {
         var sessions: [Session] = []
         var byPid: [Int64: Int] = [:]
-        func open(_ event: AppEvent) {
+        func open(_ event: AppEvent) -> Int {
             if let last = sessions.indices.last, sessions[last].endReason != .terminated {
                 sessions[last].endReason = .nextLaunch
                 sessions[last].endUS = event.timeUS
             }
             sessions.append(Session(deviceId: event.deviceId, bundleId: event.bundleId, pid: nil,
                                     startUS: event.timeUS, endUS: event.timeUS, endReason: .endOfLog, events: []))
+            return sessions.count - 1
+        }
+        /// The open session, when it is still running.
+        var running: Int? {
+            sessions.indices.last.flatMap { sessions[$0].endReason == .terminated ? nil : $0 }
         }
         for event in events {
-            let isLaunch = event.kind == .launch || event.kind == .relaunch
-            var target: Int
-            if let pid = event.appPid, let known = byPid[pid], !(sessions[known].endReason == .terminated && event.isRunningState) {
-                target = known
-            } else if isLaunch {
-                if let last = sessions.indices.last, sessions[last].endReason != .terminated,
-                   sessions[last].events.allSatisfy({ $0.kind == .launch || $0.kind == .relaunch }) {
-                    target = last
+            let target: Int
+            if event.isLaunch {
+                // One background relaunch is two launch lines (SpringBoard's and locationd's).
+                if let open = running, sessions[open].events.allSatisfy(\.isLaunch),
+                   sessions[open].pid == nil || event.appPid == nil || sessions[open].pid == event.appPid {
+                    target = open
                 } else {
-                    open(event)
-                    target = sessions.count - 1
+                    target = open(event)
                 }
             } else if let pid = event.appPid {
-                if let last = sessions.indices.last, sessions[last].pid == nil, sessions[last].endReason != .terminated {
-                    target = last
+                let launched = running.flatMap { sessions[$0].pid == nil && sessions[$0].events.first?.isLaunch == true ? $0 : nil }
+                if let known = byPid[pid],
+                   sessions[known].endReason == .terminated ? !event.isRunningState : launched == nil {
+                    target = known
+                } else if let open = running, sessions[open].pid == nil {
+                    target = open
                 } else {
-                    open(event)
-                    target = sessions.count - 1
+                    target = open(event)
                 }
-                sessions[target].pid = pid
-                byPid[pid] = target
             } else {
-                if sessions.isEmpty { open(event) }
-                target = sessions.count - 1
+                target = running ?? sessions.indices.last ?? open(event)
             }
-            if isLaunch, let pid = event.appPid, sessions[target].pid == nil {
+            if let pid = event.appPid, sessions[target].pid == nil {
                 sessions[target].pid = pid
                 byPid[pid] = target
             }

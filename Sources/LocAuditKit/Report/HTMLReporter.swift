@@ -265,6 +265,13 @@ private struct Page {
         if c.sessionsWithUnknownVersion > 0 {
             html += "<p class=\"note\">\(HTMLFormat.plural(c.sessionsWithUnknownVersion, "session")) of unknown iOS version: only the rules valid on every version ran.</p>\n"
         }
+        if let zones = c.timeZones {
+            html += "<h3>Time zones</h3>\n<ul class=\"zones\">\n"
+            for (device, note) in zones.sorted(by: { $0.key < $1.key }) {
+                html += "<li><code>\(HTMLFormat.escape(device))</code>: \(HTMLFormat.escape(note))</li>\n"
+            }
+            html += "</ul>\n"
+        }
         if !c.insufficientSessions.isEmpty {
             html += "<h3>Insufficient evidence</h3>\n<p>No rule could be evaluated in these sessions: not a pass.</p>\n<ul class=\"insufficient\">\n"
             for s in c.insufficientSessions { html += "<li>insufficient evidence: \(HTMLFormat.escape(s))</li>\n" }

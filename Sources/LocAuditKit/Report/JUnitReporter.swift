@@ -6,17 +6,35 @@ public enum JUnitReporter {
 
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let findings = Dictionary(report.findings.map { ($0.fingerprint, $0) }, uniquingKeysWith: { a, _ in a })
-        let bySubject = Dictionary(grouping: report.checks, by: \.subject)
+        // A run a prune thinned: its findings are its only test cases left.
+        let testCases = report.checksPrunedAt == nil ? report.checks : report.findings.map {
+            RuleCheckRecord(subject: subject(of: $0), rule: $0.rule, notEvaluable: nil, findings: [$0.fingerprint])
+        }
+        let bySubject = Dictionary(grouping: testCases, by: \.subject)
         let subjects = bySubject.keys.sorted()
-        let failures = report.checks.filter { $0.findings.contains(where: { findings[$0] != nil }) }.count
-        let skipped = report.checks.filter { $0.notEvaluable != nil }.count
+        let failures = testCases.filter { $0.findings.contains(where: { findings[$0] != nil }) }.count
+        let skipped = testCases.filter { $0.notEvaluable != nil }.count
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"locaudit\" tests=\"\(report.checks.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" timestamp=\"\(attribute(report.startedAt))\">\n"
+        out += "<testsuites name=\"locaudit\" tests=\"\(testCases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" timestamp=\"\(attribute(report.startedAt))\">\n"
         for subject in subjects {
             let checks = bySubject[subject]!.sorted { $0.rule < $1.rule }
             let suiteFailures = checks.filter { $0.findings.contains(where: { findings[$0] != nil }) }.count
             let suiteSkipped = checks.filter { $0.notEvaluable != nil }.count
             out += "  <testsuite name=\"\(attribute(subject))\" tests=\"\(checks.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"\(suiteSkipped)\">\n"
+            // A session's subject starts with its device: say how its times were read.
+            var properties: [(String, String)] = []
+            if let note = report.coverage.timeZones?.first(where: { subject.hasPrefix($0.key + " ") })?.value {
+                properties.append(("timeZone", note))
+            }
+            if let pruned = report.checksPrunedAt {
+                properties.append(("checks", "per-check detail pruned at \(pruned): only the findings are left; "
+                    + "the run's coverage still counts \(report.coverage.evaluated) checks evaluated, \(report.coverage.notEvaluableCount) not evaluable"))
+            }
+            if !properties.isEmpty {
+                out += "    <properties>\n"
+                for (name, value) in properties { out += "      <property name=\"\(name)\" value=\"\(attribute(value))\"/>\n" }
+                out += "    </properties>\n"
+            }
             for check in checks {
                 out += "    <testcase classname=\"\(attribute(subject))\" name=\"\(attribute(check.rule))\""
                 let shown = check.findings.compactMap { findings[$0] }
@@ -38,6 +56,12 @@ public enum JUnitReporter {
         }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// A finding's subject as its check names it: the session, or the app on its iOS version.
+    static func subject(of f: Finding) -> String {
+        guard let start = f.sessionStart else { return "\(f.bundleId) on iOS \(IOSVersion(f.osVersion)?.major ?? 0)" }
+        return "\(f.device) \(f.bundleId) pid \(f.pid.map(String.init) ?? "-") from \(start)"
     }
 
     /// XML attribute text: markup and quotes escaped, and characters XML 1.0 forbids dropped.

@@ -26,6 +26,10 @@ public enum MarkdownReporter {
         out += "\n**Coverage:** \(c.evaluated) rule checks evaluated, \(c.notEvaluableCount) not evaluable, \(c.notApplicable) not applicable"
         if c.sessionsWithUnknownVersion > 0 { out += ", \(c.sessionsWithUnknownVersion) sessions of unknown iOS version" }
         out += ".\n"
+        if let zones = c.timeZones {
+            out += "\n**Time zones:**\n\n"
+            for (device, note) in zones.sorted(by: { $0.key < $1.key }) { out += "- `\(code(device))`: \(escape(note))\n" }
+        }
         return out
     }
 

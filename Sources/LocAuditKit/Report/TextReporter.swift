@@ -51,6 +51,9 @@ public enum TextReporter {
             out += "  \(c.sessionsWithUnknownVersion) session\(c.sessionsWithUnknownVersion == 1 ? "" : "s") of unknown iOS version: only the rules valid on every version ran (pass --os to ingest, or a sidecar .ideviceinfo.txt).\n"
         }
         for s in c.insufficientSessions { out += "  insufficient evidence: \(ReportText.oneLine(s))\n" }
+        for (device, note) in (c.timeZones ?? [:]).sorted(by: { $0.key < $1.key }) {
+            out += "  \(ReportText.oneLine(device)): \(note)\n"
+        }
         return out
     }
 

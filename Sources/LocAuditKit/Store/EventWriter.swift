@@ -155,7 +155,7 @@ final class EventWriter: ParseSink {
         bind(e.bundleVia)
         bind(e.message)
         // The parser's fingerprint is the line's; stored, it is the line's on this device.
-        bind(Int64(bitPattern: fnv1a(deviceId.utf8, seed: UInt64(bitPattern: e.fingerprint))))
+        bind(LineFingerprint.stored(e.fingerprint, device: deviceId))
         let rc = sqlite3_step(stmt)
         sqlite3_reset(stmt)
         guard rc == SQLITE_DONE else {
@@ -179,18 +179,31 @@ final class EventWriter: ParseSink {
             }
             if facts.container.isLog || facts.container == .deviceInfo { try FactsWriter.upsertDevice(deviceId, facts.device, in: db) }
             try alsoWrite(db)
-            var skipped = facts.counts.skipped
+            var c = facts.counts
+            var zone = ZoneReconciler.Outcome()
+            if facts.container.isLog {
+                zone = try ZoneReconciler.reconcile(source: sourceId!, path: facts.path, device: deviceId, zoneAssumed: c.zoneAssumed,
+                                                    first: c.firstUS, last: c.lastUS, in: db)
+                stored -= zone.duplicates
+                duplicates += zone.duplicates
+                if let offset = zone.offset {
+                    c.zoneAssumed = false
+                    c.firstUS = c.firstUS.map { $0 - Int64(offset) * 1_000_000 }
+                    c.lastUS = c.lastUS.map { $0 - Int64(offset) * 1_000_000 }
+                    c.notes["zone-from-export"] = zone.retimed
+                }
+            }
+            var skipped = c.skipped
             if duplicates > 0 { skipped["duplicate"] = duplicates }
-            let c = facts.counts
             try db.execute(sql: """
                 UPDATE sources SET path = ?, file_sha256 = ?, content_sha256 = ?, size = ?, content_size = ?, gzip_members = ?,
-                    container = ?, device_id = ?, os_version = ?, zone_assumed = ?, first_time = ?, last_time = ?,
-                    lines_read = ?, events = ?, skipped = ?, notes = ?, ingested_at = ?
+                    container = ?, device_id = ?, os_version = ?, zone_assumed = ?, zone_offset = ?, zone_from = ?,
+                    first_time = ?, last_time = ?, lines_read = ?, events = ?, skipped = ?, notes = ?, ingested_at = ?
                 WHERE id = ?
                 """, arguments: [facts.path, facts.fileSHA256, facts.contentSHA256, facts.size, facts.contentSize,
                                  facts.gzipMembers, facts.container.rawValue,
                                  facts.container == .infoPlist ? nil : deviceId, facts.device.osVersion,
-                                 c.zoneAssumed, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
+                                 c.zoneAssumed, zone.offset, zone.from, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
                                  c.linesRead, stored, jsonText(skipped), jsonText(c.notes),
                                  Clock.nowISO(), sourceId])
             let upsertLink = try db.makeStatement(sql: """
@@ -204,7 +217,7 @@ final class EventWriter: ParseSink {
             }
             if facts.container.isLog { try BundleLinker.link(deviceId: deviceId, in: db) }
             try db.commit()
-            return .stored(sourceId: sourceId!, events: stored, duplicates: duplicates)
+            return .stored(sourceId: sourceId!, events: stored, duplicates: duplicates, counts: c, zone: zone)
         } catch {
             if db.isInsideTransaction { try? db.rollback() }
             throw error

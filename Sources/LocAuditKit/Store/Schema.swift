@@ -164,6 +164,53 @@ enum Schema {
                 ALTER TABLE audit_runs ADD COLUMN checks TEXT;    -- JSON [{subject, rule, notEvaluable, findings}]
                 """)
         },
+        Migration("v4: a line is one event whatever the precision of its export") { db in
+            // The fingerprint leaves the time out and the key is the UTC second: a whole-second
+            // idevicesyslog line and the same line from `log show` (microseconds) are one event.
+            try db.execute(sql: "DROP INDEX events_by_fingerprint")
+            try Schema.refingerprintEvents(db)
+            try db.execute(sql: "CREATE UNIQUE INDEX events_by_line ON events(time_us / 1000000, fingerprint)")
+        },
+        Migration("v5: a zone-less log says whose offset it took") { db in
+            try db.execute(sql: """
+                ALTER TABLE sources ADD COLUMN zone_offset INTEGER; -- seconds: the offset taken from a zoned export of the device and period
+                ALTER TABLE sources ADD COLUMN zone_from TEXT;      -- the path of that export
+                """)
+        },
+        Migration("v6: a session finding knows the event that opened its session") { db in
+            // Its identity when the session gains lines; for findings of older runs, from the
+            // session they were recorded with.
+            try db.execute(sql: """
+                ALTER TABLE findings ADD COLUMN session_event INTEGER; -- events.id of the line that opened the session
+                UPDATE findings SET session_event = (
+                    SELECT s.first_event_id FROM sessions s
+                    WHERE s.device_id = findings.device_id AND s.bundle_id = findings.bundle_id
+                        AND s.pid IS findings.pid AND s.start = findings.session_start
+                    ORDER BY s.id LIMIT 1)
+                WHERE session_start IS NOT NULL;
+                """)
+        },
+        Migration("v7: prune keeps what the replay knew, and marks what it pruned") { db in
+            try db.execute(sql: """
+                ALTER TABLE sessions ADD COLUMN evidence_pruned_at TEXT; -- when prune removed lines it was built from: kept as it was
+                ALTER TABLE findings ADD COLUMN evidence_pruned_at TEXT; -- when prune removed lines it cites: never resolved
+                CREATE TABLE replay_checkpoints (     -- what the replay of an app on a device knew where prune cut its lines
+                    device_id TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    as_of_us INTEGER NOT NULL,        -- the last line replayed into it: time, source and line (the replay's order)
+                    as_of_source INTEGER NOT NULL,
+                    as_of_line INTEGER NOT NULL,
+                    state TEXT NOT NULL,              -- JSON: the replay state (status, grants, prompts shown, ...)
+                    created_at TEXT NOT NULL,
+                    PRIMARY KEY (device_id, bundle_id)
+                ) WITHOUT ROWID;
+                """)
+        },
+        Migration("v8: prune thins the rule checks of old runs") { db in
+            try db.execute(sql: """
+                ALTER TABLE audit_runs ADD COLUMN checks_pruned_at TEXT; -- when prune dropped the run's checks (their counts stay)
+                """)
+        },
     ] }
 
     /// What a database holds, before anything is written to it.
@@ -225,6 +272,31 @@ enum Schema {
                 return .commit
             }
             return found
+        }
+    }
+
+    /// Gives every stored event the fingerprint of `LineFingerprint`, its ordinal counted
+    /// among identical lines of its device in its second (in time order): what a fresh ingest
+    /// of any of its exports computes, so that they find the line already stored.
+    static func refingerprintEvents(_ db: Database) throws {
+        let update = try db.makeStatement(sql: "UPDATE events SET fingerprint = ? WHERE id = ?")
+        var group: (device: String, second: Int64) = ("", .min)
+        var seen: [Int64: Int] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, device_id, time_us, process, pid, message FROM events ORDER BY device_id, time_us, id
+            """)
+        while let row = try rows.next() {
+            let device: String = row[1], second = LineFingerprint.second(row[2])
+            if device != group.device || second != group.second {
+                group = (device, second)
+                seen.removeAll(keepingCapacity: true)
+            }
+            let process: String? = row[3], pid: Int64? = row[4], message: String = row[5]
+            let base = LineFingerprint.of(process: process, pid: pid, message: message, ordinal: 0)
+            let ordinal = seen[base, default: 0]
+            seen[base] = ordinal + 1
+            let line = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
+            try update.execute(arguments: [LineFingerprint.stored(line, device: device), row[0] as Int64])
         }
     }
 

@@ -15,7 +15,8 @@ struct SourceFacts {
 
 /// How a commit ended.
 enum CommitOutcome {
-    case stored(sourceId: Int64, events: Int, duplicates: Int)
+    /// `counts` are the parse counts as stored: with times and notes of a zone taken from another export.
+    case stored(sourceId: Int64, events: Int, duplicates: Int, counts: ParseCounts, zone: ZoneReconciler.Outcome)
     /// Another file (or another process, meanwhile) already brought the same content.
     case alreadyIngested(path: String)
 }
