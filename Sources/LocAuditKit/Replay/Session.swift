@@ -46,7 +46,8 @@ public struct Session: Sendable {
 /// the open one has seen nothing but launch lines (the two lines of one background relaunch);
 /// a pid the open session does not have opens one too (a log that starts mid-run). Lines
 /// with a pid go to the session of that pid, also after its termination (deliveries to a
-/// dead process); lines without one go to the open session.
+/// dead process); lines without one go to the open session, except a line the app logged
+/// itself after a termination (a log without pids, a Console copy), which opens one.
 enum SessionBuilder {
     static func sessions(of events: ArraySlice<AppEvent>, versions: [Int64: IOSVersion]) -> [Session] {
         var sessions: [Session] = []
@@ -82,7 +83,11 @@ enum SessionBuilder {
                 sessions[target].pid = pid
                 byPid[pid] = target
             } else {
-                if sessions.isEmpty { open(event) }
+                // A line the app logged itself (in a log without pids) after its termination:
+                // a new process runs, whose launch the log does not show.
+                if sessions.isEmpty || (EventKind.loggedByApp.contains(event.kind) && sessions[sessions.count - 1].endReason == .terminated) {
+                    open(event)
+                }
                 target = sessions.count - 1
             }
             if isLaunch, let pid = event.appPid, sessions[target].pid == nil {
