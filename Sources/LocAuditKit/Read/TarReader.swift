@@ -163,13 +163,13 @@ final class TarReader {
         String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
 
-    /// An octal field (spaces and NULs around it); nil when it is not one.
+    /// An octal field (spaces and NULs around it, at most 12 digits: the widest field); nil when it is not one.
     private static func octal(_ field: ArraySlice<UInt8>) -> Int64? {
         var value: Int64 = 0
         var digits = 0
         for c in field {
             if c == 0 || c == 0x20 { if digits > 0 { break } else { continue } }
-            guard c >= 48, c <= 55, digits < 21 else { return nil }
+            guard c >= 48, c <= 55, digits < 12 else { return nil }
             value = value * 8 + Int64(c - 48)
             digits += 1
         }
