@@ -141,6 +141,20 @@ import Testing
         #expect(try times(try #require(byTime.sourceId)) == ["2026-11-20T22:59:56.100000Z"] + expected.dropFirst())
     }
 
+    @Test("console: `locaudit run --date` gives the inbox's Console copies their day")
+    func consoleDateInRun() throws {
+        let ws = try Workspace()
+        let inbox = ws.dir.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try Data(CollectorContainerTests.consoleSession().utf8).write(to: inbox.appendingPathComponent("runner.log"))
+        let report = ws.dir.appendingPathComponent("run.txt").path
+        let result = try run(locauditExecutable, ["run", "--db", ws.store.path, "--inbox", inbox.path, "--settle", "0",
+                                                  "--date", "2026-11-20", "--report", "text:\(report)", "--quiet"])
+        #expect([0, 3].contains(result.status), "\(result.stderr)")
+        #expect(try ws.rows("SELECT time FROM events ORDER BY line").map { $0["time"] as String }
+                == ["2026-11-20T22:59:58.100000Z", "2026-11-20T22:59:59.200000Z", "2026-11-20T23:00:01.300000Z"])
+    }
+
     // MARK: pymobiledevice3
 
     @Test("pymobiledevice3 text: local time read in --tz, label left out of the message, continuation lines")
