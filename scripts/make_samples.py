@@ -5,7 +5,7 @@
 
 Deterministic: the same script writes the same bytes (fixed seeds, gzip
 mtime 0, sorted plist keys). Everything under the output folder that this
-script owns (devices/, apps/, logs/, broken/, README.md) is rewritten.
+script owns (devices/, apps/, logs/, broken/, containers/, README.md) is rewritten.
 
 Message shapes follow shared/docs/log-formats.md; the scenarios (and the
 findings a tester should expect from them) are listed in samples/README.md,
@@ -1464,6 +1464,260 @@ def broken_files(out: str) -> list[tuple[str, str]]:
 
 
 # --------------------------------------------------------------------------
+# containers/: one sample of each container other collectors write (issue 9)
+# --------------------------------------------------------------------------
+
+CONTAINERS = []  # dict(file, dev or None, container, summary, data, lines)
+
+CONSOLE_TYPE = {"Default": "default", "Info": "info", "Debug": "debug", "Error": "error", "Fault": "fault",
+                "Warning": "default", "Activity": "default"}
+
+
+def console_record(ev: Ev, type_column=True, space=False, library=False) -> str:
+    """A line as Console.app copies it: [type\t]time(+offset)\tprocess\t[library\t]message (no pid, no date)."""
+    off = ev.t.strftime("%z")
+    cols = [CONSOLE_TYPE[ev.type]] if type_column else []
+    cols += [f"{ev.t:%H:%M:%S}.{ev.t.microsecond:06d}{' ' if space else ''}{off}", ev.proc]
+    if library:
+        cols.append(ev.lib or ev.proc)
+    return "\t".join(cols + [ev.msg])
+
+
+PYM_LEVEL = {"Default": "NOTICE", "Info": "INFO", "Debug": "DEBUG", "Error": "ERROR", "Fault": "FAULT",
+             "Warning": "NOTICE", "Activity": "NOTICE"}
+
+
+def pym_time(t: datetime) -> datetime:
+    """pymobiledevice3 prints the collecting host's naive local time (here the device's zone)."""
+    return t.replace(tzinfo=None)
+
+
+def pymobiledevice3_record(ev: Ev, label=True) -> str:
+    """`syslog live`: str(datetime) drops the fraction when it is zero; {image} may be empty."""
+    line = f"{pym_time(ev.t)} {ev.proc}{{{ev.lib or ''}}}[{ev.pid}] <{PYM_LEVEL[ev.type]}>: {ev.msg}"
+    if label and ev.sub:
+        line += f" [{ev.sub}][{ev.cat}]"
+    return line
+
+
+def pymobiledevice3_json(sc: Scene, ev: Ev) -> str:
+    ppath = PATHS.get(ev.proc) or app_path(sc, ev.proc) or "/usr/libexec/" + ev.proc
+    return json.dumps({
+        "pid": ev.pid, "procid": ev.pid, "thread_id": sc.tid(ev.proc, ev.pid), "timestamp": pym_time(ev.t).isoformat(),
+        "level": PYM_LEVEL[ev.type], "image_name": LIB_PATHS.get(ev.lib, ppath) if ev.lib else ppath,
+        "image_offset": sc.rng.randint(4096, 2000000), "image_uuid": sc.uuid("img" + (ev.lib or ppath)).lower(),
+        "process_image_uuid": sc.uuid("img" + ppath).lower(), "filename": ppath,
+        "mach_timestamp": int((ev.t - CF_EPOCH).total_seconds() * 24e6) % (1 << 50), "message": ev.msg,
+        "label": {"subsystem": ev.sub, "category": ev.cat} if ev.sub else None,
+    }, ensure_ascii=False)
+
+
+def container(fname, dev, kind, summary, data, lines):
+    CONTAINERS.append(dict(file=fname, dev=dev, container=kind, summary=summary, data=data, lines=lines))
+
+
+def runner_session(sc: Scene, app: App, t: datetime, deliveries=4, log_lines=()):
+    """A well-behaved foreground session: WhenInUse, full accuracy, updates started and stopped."""
+    r = Run(sc, app, t)
+    r.launch().register().api("requestWhenInUseAuthorization")
+    r.prompt("WhenInUse", "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
+    r.changed("AuthorizedWhenInUse").accuracy("Full").authcb("AuthorizedWhenInUse", limits=0)
+    r.api("startUpdatingLocation").trans("updatingLocation", 0, 1)
+    r.deliver(deliveries, every=20.0, hacc=[5, 8, 12])
+    for text in log_lines:
+        r.log(text)
+    r.api("stopUpdatingLocation").trans("updatingLocation", 1, 0).wait(30).terminate()
+    return r
+
+
+def containers_console():
+    dev, day = DEVICES["17"], "2026-11-22"
+    sc = Scene(dev, "console17")
+    sc.noise(sc.T(day, "23:50:00"), sc.T("2026-11-23", "00:08:00"), 30)
+    sc.add(sc.T(day, "23:55:10"), "SpringBoard", "Icon layout:\tpage 1\tcolumns 4")  # tabs inside a message
+    runner_session(sc, APPS["runner"], sc.T(day, "23:58:40"), deliveries=6,
+                   log_lines=["Run summary:\n    distance: 1.92 km\n    duration: 00:11:05"])
+    data = ("\n".join(console_record(ev) for ev in sc.sorted()) + "\n").encode()
+    container(f"{dev.name}-{day}-console.log", dev, "console",
+              "Console.app copy (type column, offset glued to the time), across midnight: Runner, WhenInUse, "
+              "6 deliveries from 23:58 to 00:01; a 3-line app message (continuation lines), a message with tabs. "
+              "No pid: app lines are linked by their process name (or samples/apps' executable). The first "
+              "line's day is the date in the name.", data, data.count(b"\n"))
+
+
+def containers_console_xcode():
+    dev, day = DEVICES["18"], "2026-11-22"
+    sc = Scene(dev, "console18")
+    sc.noise(sc.T(day, "10:10:00"), sc.T(day, "10:30:00"), 25)
+    runner_session(sc, APPS["weather"], sc.T(day, "10:14:03"), deliveries=3)
+    data = ("\n".join(console_record(ev, type_column=False, space=True, library=True) for ev in sc.sorted()) + "\n").encode()
+    container(f"{dev.name}-{day}-console-xcode.log", dev, "console",
+              "Xcode device-console copy: no type column, a space before the offset, a library column. "
+              "WeatherNow, WhenInUse, 3 deliveries.", data, data.count(b"\n"))
+
+
+def containers_pymobiledevice3():
+    dev, day = DEVICES["18"], "2026-11-22"
+    sc = Scene(dev, "pym18")
+    sc.noise(sc.T(day, "14:00:00"), sc.T(day, "14:20:00"), 25)
+    r = runner_session(sc, APPS["runner"], sc.T(day, "14:02:11"), deliveries=4)
+    sc.add(r.t.replace(microsecond=0) + timedelta(seconds=2), "backboardd", "HID: idle", sub="com.apple.backboard", cat="hid")
+    data = gz(("\n".join(pymobiledevice3_record(ev) for ev in sc.sorted()) + "\n").encode())
+    container(f"{dev.name}-{day}-pymobiledevice3.log.gz", dev, "pymobiledevice3",
+              "`pymobiledevice3 syslog live --label`, gzipped: host local time without zone (the sidecar's "
+              "TimeZone applies), `[subsystem][category]` labels, one line with a whole second (no fraction). "
+              "Runner, WhenInUse, 4 deliveries.", data, gzip.decompress(data).count(b"\n"))
+
+
+def containers_pymobiledevice3_json():
+    dev, day = DEVICES["18"], "2026-11-23"
+    sc = Scene(dev, "pymjson18")
+    sc.noise(sc.T(day, "08:00:00"), sc.T(day, "08:15:00"), 20)
+    runner_session(sc, APPS["tracker"], sc.T(day, "08:03:30"), deliveries=3)
+    data = ("\n".join(pymobiledevice3_json(sc, ev) for ev in sc.sorted()) + "\n").encode()
+    container(f"{dev.name}-{day}-pymobiledevice3.json", dev, "pymobiledevice3-json",
+              "`pymobiledevice3 syslog live --format json`: full image paths, labels or null. Tracker, WhenInUse, "
+              "3 deliveries.", data, data.count(b"\n"))
+
+
+def containers_bsd_syslog():
+    rng = random.Random("bsd")
+    hosts = ["calvisitor-10-105-160-95", "authorMacBook-Pro", "airbears2-10-142-110-255"]
+    t = datetime(2026, 11, 22, 9, 0, 32)
+    lines = []
+    for i in range(40):
+        t += timedelta(seconds=rng.randint(5, 400))
+        host = hosts[i * len(hosts) // 40]
+        head = f"{MON[t.month]} {t.day:>2} {t:%H:%M:%S} {host}"
+        if i % 7 == 3:
+            lines.append(f"{head} locationd[82]: Location icon should now be in state '{'Active' if i % 2 else 'Inactive'}'")
+        elif i % 11 == 5:
+            lines.append(f"{head} sandboxd[129] ([{rng.randint(30000, 34000)}]): com.apple.Addres({rng.randint(30000, 34000)}) deny network-outbound /private/var/run/mDNSResponder")
+        elif i == 20:
+            lines.append(f"{head} --- last message repeated 1 time ---")
+        else:
+            lines.append(f"{head} kernel[0]: ARPT: {rng.uniform(600000, 700000):.6f}: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]")
+    data = ("\r\n".join(lines) + "\r\n").encode()
+    container("macbook-2026-11-22-system.log", None, "bsd-syslog",
+              "macOS `/var/log/system.log`: CRLF, no level, the host name changes (DHCP), `locationd` icon "
+              "lines (`Location icon should now be in state 'Active'`), launchd/sandboxd details in parentheses, a "
+              "repeat notice. No device facts (a Mac), no app session.", data, data.count(b"\n"))
+
+
+def mi_line(t: datetime, pid: int, thread: str, selector: str, msg: str, level="notice") -> str:
+    return f"{t:%a %b} {t.day:>2} {t:%H:%M:%S %Y} [{pid}] <{level}> ({thread}) {selector}: {msg}"
+
+
+def mobile_installation_lines(day: str, rng: random.Random) -> tuple[list[str], list[str]]:
+    """Two rotated logs: an install of Runner (placeholder, then the app), later an uninstall of WeatherNow."""
+    y, m, d = (int(x) for x in day.split("-"))
+    t = datetime(y, m, d, 9, 12, 4)
+    th = "0x16b48f000"
+    inst = "-[MIInstaller performInstallationWithError:]"
+    older = [
+        mi_line(t, 234, th, "-[MIInstaller _installInstallable:containingSymlink:error:]",
+                "Installing <MIInstallableBundle ID=com.example.runner; Version=(null), ShortVersion=(null)>"),
+        mi_line(t, 234, th, inst, "Install Successful for (Placeholder:com.example.runner); Staging: 0.01s; Waiting: 0.00s; "
+                "Preflight/Patch: 0.00s, Verifying: 0.00s; Overall: 0.09s"),
+        mi_line(t + timedelta(seconds=14), 234, th, "-[MIInstaller _installInstallable:containingSymlink:error:]",
+                "Installing <MIInstallableBundle ID=com.example.runner; Version=3200.14, ShortVersion=3.2.0>"),
+        mi_line(t + timedelta(seconds=16), 234, th, "-[MIInstaller _onRegistrationQueue_registerInstalledInfo:error:]",
+                "Successfully registered [com.example.runner/PersonalPersonaPlaceholderString] for 501", level="err"),
+        mi_line(t + timedelta(seconds=16), 234, th, inst, "Install Successful for (Customer:com.example.runner); Staging: 0.03s; "
+                "Waiting: 0.00s; Preflight/Patch: 0.06s, Verifying: 0.41s; Overall: 1.92s"),
+    ]
+    t2 = datetime(y, m, d, 17, 40, 47)
+    un = "-[MIUninstaller _uninstallBundleWithIdentity:linkedToChildren:waitForDeletion:uninstallReason:temporaryReference:wasLastReference:error:]"
+    newer = [
+        mi_line(t2, 446, "0x16fc9b000", un, "Uninstalling identifier com.example.weather"),
+        mi_line(t2, 446, "0x16fc9b000", un, f"Destroying container com.example.weather with persona "
+                f"{uuid_from(rng)} at /private/var/containers/Bundle/Application/{uuid_from(rng)}", level="err"),
+        mi_line(t2, 446, "0x16fc9b000", un, f"Destroying container com.example.weather with persona "
+                f"{uuid_from(rng)} at /private/var/mobile/Containers/Data/Application/{uuid_from(rng)}", level="err"),
+    ]
+    return older, newer
+
+
+def uuid_from(rng: random.Random) -> str:
+    h = "%032X" % rng.getrandbits(128)
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def containers_mobile_installation():
+    dev, day = DEVICES["17"], "2026-11-22"
+    older, newer = mobile_installation_lines(day, random.Random("mi17"))
+    data = ("\n".join(older + newer) + "\n").encode()
+    container(f"{dev.name}-{day}-mobile_installation.log", dev, "mobile-installation",
+              "A sysdiagnose's `mobile_installation.log` (device local time with a year, `[pid]`, thread): Runner "
+              "installed (placeholder, then the app), WeatherNow uninstalled with its `Destroying container` lines. "
+              "Read as installd's records; which are install and uninstall events is the catalog's part.",
+              data, data.count(b"\n"))
+
+
+def containers_message_only():
+    dev, day = DEVICES["17"], "2026-11-22"
+    ck = "92F5C54E-CAEB-44A5-AF60-85E44A017BD2:com.example.runner"
+    lines = [jm("Showing #AuthPrompt", requestType=2, client=ck),
+             jm("#AuthPrompt AuthorizationRequest completion", ClientKey=ck,
+                RequestType="CLClientManager_Type::AuthorizationRequestTypeWhenInUse"),
+             "client '[92F5C54E-CAEB-44A5-AF60-85E44A017BD2]com.example.runner' not authorized for location; not starting yet",
+             jm("CLLocationManager", event="activity", _cmd="startUpdatingLocation", self_="0x1038ead60")]
+    data = ("\n".join(lines) + "\n").encode()
+    container(f"{dev.name}-{day}-messages.log", dev, "message-only",
+              "Console's message column alone (no time, no process): every line is counted `no-prefix`, no event, "
+              "and the summary says to copy whole lines or export `log show --style ndjson`.", data, data.count(b"\n"))
+
+
+def tar_gz(members: list[tuple[str, bytes | None]]) -> bytes:
+    """A gzip'd GNU tar with fixed times and owners (byte for byte the same on every run)."""
+    import io
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.mtime = 1795372200  # 2026-11-22 17:30 UTC
+            info.uid = info.gid = 501
+            info.uname = info.gname = "mobile"
+            if data is None:
+                info.type, info.mode = tarfile.DIRTYPE, 0o755
+                tar.addfile(info)
+            else:
+                info.size, info.mode = len(data), 0o644
+                tar.addfile(info, io.BytesIO(data))
+    return gz(buf.getvalue())
+
+
+def containers_sysdiagnose():
+    day = "2026-11-22"
+    top = "sysdiagnose_2026.11.22_18-30-00+0100_iPhone-OS_iPhone_21F90"
+    older, newer = mobile_installation_lines(day, random.Random("mi-sysdiagnose"))
+    mi = f"{top}/logs/MobileInstallation"
+    members = [(f"{top}/", None), (f"{top}/logs/", None), (f"{mi}/", None),
+               (f"{mi}/mobile_installation.log.1", ("\n".join(older) + "\n").encode()),
+               (f"{mi}/mobile_installation.log.0", ("\n".join(newer) + "\n").encode()),
+               (f"{top}/system_logs.logarchive/", None),
+               (f"{top}/system_logs.logarchive/Persist/0000000000000001.tracev3", bytes(range(256)) * 4),
+               (f"{top}/ps.txt", b"USER       PID  %CPU %MEM      VSZ    RSS   TT  STAT STARTED      TIME COMMAND\n")]
+    data = tar_gz(members)
+    container(f"{top}.tar.gz", None, "sysdiagnose",
+              "A sysdiagnose archive (gzip'd tar, GNU long names): its two MobileInstallation logs are read (8 "
+              "lines, numbered through the members in archive order); the build 21F90 in the name gives iOS 17.5.1; "
+              "`system_logs.logarchive` needs `log show --archive … --style ndjson` on a Mac.", data, 8)
+
+
+def write_containers(out: str):
+    for fn in (containers_console, containers_console_xcode, containers_pymobiledevice3, containers_pymobiledevice3_json,
+               containers_bsd_syslog, containers_mobile_installation, containers_message_only, containers_sysdiagnose):
+        fn()
+    for c in CONTAINERS:
+        write(os.path.join(out, "containers", c["file"]), c["data"])
+        if c["dev"] is not None:
+            cap = datetime(2026, 11, 23, 18, 5, 0, tzinfo=ZoneInfo(c["dev"].tz))
+            write(os.path.join(out, "containers", stem(c["file"]) + ".ideviceinfo.txt"), c["dev"].ideviceinfo(cap))
+
+
+# --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
 
@@ -1486,7 +1740,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples"))
     out = os.path.normpath(ap.parse_args().out)
-    for sub in ("devices", "apps", "logs", "broken"):
+    for sub in ("devices", "apps", "logs", "broken", "containers"):
         shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
         os.makedirs(os.path.join(out, sub))
 
@@ -1508,11 +1762,12 @@ def main():
     for app in APPS.values():
         fmt = plistlib.FMT_BINARY if app.binary else plistlib.FMT_XML
         write(os.path.join(out, "apps", f"{app.bundle}.plist"), plistlib.dumps(app.plist, fmt=fmt, sort_keys=True))
+    write_containers(out)
     notes = broken_files(os.path.join(out, "broken"))
     write_broken_readme(os.path.join(out, "broken", "README.md"), notes)
     write_readme(os.path.join(out, "README.md"), out)
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(out) for f in fs)
-    print(f"wrote {len(SAMPLES)} logs, {len(DEVICES)} devices, {len(APPS)} apps, broken/ to {out} "
+    print(f"wrote {len(SAMPLES)} logs, {len(CONTAINERS)} containers/, {len(DEVICES)} devices, {len(APPS)} apps, broken/ to {out} "
           f"({total} bytes)", file=sys.stderr)
 
 
@@ -1536,7 +1791,10 @@ def write_readme(path, out):
          "**binary** plists, the others XML).",
          "- `logs/`: one file per device-day, `<DeviceName>-<YYYY-MM-DD>.<ext>`, each with its device facts "
          "`<stem>.ideviceinfo.txt` (stem = the name up to the first `.log`/`.ndjson`/`.json`/`.txt`).",
-         "- `broken/`: a truncated gzip and a file with malformed lines (see `broken/README.md`).", "",
+         "- `broken/`: a truncated gzip and a file with malformed lines (see `broken/README.md`).",
+         "- `containers/`: one sample of each container other collectors write (Console copies, pymobiledevice3, "
+         "macOS `system.log`, the MobileInstallation log, bare messages, a sysdiagnose archive), each with well-behaved "
+         "sessions and its sidecar where a device applies (see [Containers](#containers)).", "",
          "Times in idevicesyslog files have no year and no zone. They are the device's local time: the "
          "sidecar's `TimeZone` key (Europe/Paris for every device but `qa-iphone15pro-18`, America/New_York); "
          "the `timestamp` inside each location (seconds since 2001-01-01 UTC) is consistent with that zone, "
@@ -1578,7 +1836,16 @@ def write_readme(path, out):
           "Configuration findings follow from `apps/` and the iOS versions the apps were seen on (e.g. "
           "`background-flag-without-capability` for Tracker where its crash is seen on iOS 9+, "
           "`invalid-default-accuracy-reduced` for Legacy on iOS 14+, `missing-usage-description` for an Always "
-          "request by Legacy on iOS 11+); the table lists the ones the logs make visible.", ""]
+          "request by Legacy on iOS 11+); the table lists the ones the logs make visible.", "",
+          "## Containers", "",
+          "Kept apart from `logs/` so that the walk-through's figures stay those of `logs/`. Every session in them is "
+          "well-behaved (no finding expected); `locaudit ingest samples/apps samples/containers` reads them all "
+          "(the Console copies' day comes from the date in their names).", "",
+          "| file | container | device | lines | what is in it |", "|---|---|---|---|---|"]
+    for c in CONTAINERS:
+        dev = c["dev"].name if c["dev"] else "-"
+        s.append(f"| `containers/{c['file']}` | {c['container']} | {dev} | {c['lines']} | {c['summary']} |")
+    s.append("")
     write(path, "\n".join(s))
 
 

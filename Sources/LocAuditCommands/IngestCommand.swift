@@ -47,6 +47,9 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Year of the first line, for logs without years (default: from the file's date).", valueName: "yyyy"))
     var year: Int?
 
+    @Option(help: ArgumentHelp("Day of the first line, for logs with times of day only (Console copies; default: the date in the file's name, else its modification time).", valueName: "yyyy-mm-dd"))
+    var date: String?
+
     @Option(help: ArgumentHelp("Time zone of logs without zones, e.g. Europe/Paris (default: UTC, and the report says so).", valueName: "zone"))
     var tz: String?
 
@@ -79,6 +82,7 @@ struct IngestCommand: ParsableCommand {
             throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        try validateDate(date)
         if let year, !(1970...2100).contains(year) { throw ValidationError("--year takes 1970 to 2100 (got \(year)).") }
         if let os, os.range(of: #"^[1-9][0-9]?(\.[0-9]{1,3}){0,2}$"#, options: .regularExpression) == nil {
             throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
@@ -101,7 +105,7 @@ struct IngestCommand: ParsableCommand {
         }
         if facts != DeviceFacts() { options.device = facts }
         options.infoPlists = infoPlists
-        options.parse = ParseOptions(year: year, zone: tz.flatMap(TimeZone.init(identifier:)))
+        options.parse = ParseOptions(year: year, zone: tz.flatMap(TimeZone.init(identifier:)), date: date.flatMap(CivilDate.init))
         options.catalogFiles = CatalogLocation.files(explicit: catalogs)
         options.format = format
         if let jobs { options.jobs = jobs }

@@ -108,3 +108,10 @@ func validateWait(_ wait: Double) throws {
 func printError(_ message: String) {
     Output.standardError("locaudit: " + message + "\n")
 }
+
+/// `--date` of `ingest` and `run`: a real day, `YYYY-MM-DD`.
+func validateDate(_ date: String?) throws {
+    if let date, CivilDate(date) == nil {
+        throw ValidationError("--date takes a day as YYYY-MM-DD (1970 to 9999), e.g. 2026-11-20; got '\(date)'.")
+    }
+}

@@ -68,6 +68,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Leave a file modified less than this many seconds ago (still being written) for the next run, with its sidecar; 0 reads everything at once.", valueName: "seconds"))
     var settle: Double = 60
 
+    @Option(help: ArgumentHelp("Day of the first line of the inbox's logs with times of day only (Console copies; default: the date in each file's name, else its modification time).", valueName: "yyyy-mm-dd"))
+    var date: String?
+
     @Flag(help: "The inbox's files are whole: read a last line that has no newline (by default it is held back, as in ingest).")
     var complete = false
 
@@ -86,6 +89,7 @@ struct RunCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         try validateWait(wait)
         if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
+        try validateDate(date)
         try reporting.validate(database: store.path)
     }
 
@@ -99,6 +103,7 @@ struct RunCommand: ParsableCommand {
         options.lockWait = wait
         options.complete = complete
         options.settle = settle
+        options.date = date.flatMap(CivilDate.init)
         do {
             options.inventory = try inventory.map(Inventory.read)
         } catch let error as InventoryError {

@@ -68,4 +68,32 @@ import Testing
         #expect(audit.findings.filter { $0.rule == "missing-blue-bar" && $0.device.hasPrefix("641bc719") }.count == 2)
         #expect(audit.findings.count == 21)
     }
+
+    @Test("the container samples read with no error, each as its container, and give their well-behaved sessions")
+    func containerSamples() throws {
+        let ws = try Workspace()
+        let report = try ws.ingest([packageRoot.appendingPathComponent("samples/apps").path, packageRoot.appendingPathComponent("samples/containers").path])
+        #expect(report.failed == 0, "\(report.files.compactMap(\.error))")
+        let containers = Dictionary(report.files.filter { $0.app == nil }.map { (($0.path as NSString).lastPathComponent, $0.container ?? "?") }) { a, _ in a }
+        #expect(containers == [
+            "macbook-2026-11-22-system.log": "bsd-syslog",
+            "qa-iphone14pro-17-2026-11-22-console.log": "console",
+            "qa-iphone14pro-17-2026-11-22-messages.log": "message-only",
+            "qa-iphone14pro-17-2026-11-22-mobile_installation.log": "mobile-installation",
+            "qa-iphone15pro-18-2026-11-22-console-xcode.log": "console",
+            "qa-iphone15pro-18-2026-11-22-pymobiledevice3.log.gz": "pymobiledevice3",
+            "qa-iphone15pro-18-2026-11-23-pymobiledevice3.json": "pymobiledevice3-json",
+            "sysdiagnose_2026.11.22_18-30-00+0100_iPhone-OS_iPhone_21F90.tar.gz": "sysdiagnose",
+        ])
+        #expect(report.files.allSatisfy { ($0.skipped ?? [:]).keys.allSatisfy { $0 == "noise" || $0 == "no-prefix" } })
+        #expect(try ws.count("SELECT count(*) FROM events WHERE bundle_id IS NULL") == 0)
+        let audit = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
+        #expect(audit.findings.isEmpty)
+        let sessions = try ws.rows("SELECT bundle_id, events, end_reason FROM sessions ORDER BY start_us").map {
+            "\($0["bundle_id"] as String) \($0["events"] as Int) \($0["end_reason"] as String)"
+        }
+        // The Console copy across midnight is one session of Runner with all 20 of its events.
+        #expect(sessions == ["com.example.weather 17 terminated", "com.example.runner 18 terminated",
+                             "com.example.runner 20 terminated", "com.example.tracker 17 terminated"])
+    }
 }

@@ -36,11 +36,11 @@ import Testing
         #expect(try ws.count("SELECT count(*) FROM sources") == 0)
     }
 
-    @Test("a detected container with no record in it fails the same way (macOS system.log read as idevicesyslog)")
+    @Test("a detected container with no record in it fails the same way (syslog stamps, but no line of idevicesyslog or system.log)")
     func detectedButNothingParses() throws {
         let ws = try Workspace()
-        let real = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real/loghub-mac-2k-macos-system.log").path
-        let file = try #require(try ws.ingest([real]).files.first)
+        let stamps = try ws.write("s.log", "Jul  1 09:00:55 a line without a process\nJul  1 09:00:56 nor a pid\n")
+        let file = try #require(try ws.ingest([stamps]).files.first)
         #expect(file.outcome == .failed)
         #expect(file.error?.contains("looked like idevicesyslog") == true, "\(file.error ?? "")")
         #expect(file.error?.contains("no line is an idevicesyslog record") == true, "\(file.error ?? "")")

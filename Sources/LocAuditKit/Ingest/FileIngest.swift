@@ -53,7 +53,20 @@ struct FileIngest {
         var parseOptions = ingester.options.parse
         // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
         parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
-        let device = ingester.deviceFacts(for: path)
+        // Times of day alone: the first line is on --date, else on the day the name gives
+        // (else the modification time decides, see DayClock).
+        if container == .console, parseOptions.date == nil {
+            parseOptions.date = FileIngest.civilDateInName(path)
+            parseOptions.fileDate = ingester.options.parse.fileDate ?? fileDate
+        }
+        var device = ingester.deviceFacts(for: path)
+        // A sysdiagnose names the iOS build it was taken on.
+        var buildVersion: (build: String, version: String, exact: Bool)? = nil
+        if container == .sysdiagnose, device.osVersion == nil, let build = IOSBuild.build(inName: path),
+           let version = IOSBuild.version(build: build) {
+            device.osVersion = version.version
+            buildVersion = (build, version.version, version.exact)
+        }
         // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
         let parsedCounts = CountsBox()
@@ -78,6 +91,7 @@ struct FileIngest {
                         if let error = FileIngest.unread(parser, forced: forced, head: head) { throw error }
                         try batches.flush()
                         parsedCounts.value = parser.counts
+                        parsedCounts.members = parser.membersRead
                     }
                     defer { parsed.cancelAndWait() }
                     while let batch = try parsed.take() {
@@ -153,6 +167,7 @@ struct FileIngest {
                     report.zoneFrom = "\(ZoneReconciler.text(offset: offset)), the offset of \(from)"
                 }
                 report.zoneGivenTo = zone.gaveTo.isEmpty ? nil : zone.gaveTo
+                report.advice = FileIngest.advice(container, members: parsedCounts.members, build: buildVersion)
             }
             return report
         }
@@ -175,6 +190,9 @@ struct FileIngest {
     /// right `--format` or once the file is whole, is not skipped as already ingested.
     static func unread(_ parser: RecordParser, forced: Bool, head: [UInt8]) -> IngestError? {
         let container = parser.container.rawValue
+        if parser.container == .sysdiagnose, parser.membersRead.isEmpty {
+            return IngestError(description: "no part of this archive is one locaudit reads (logs/MobileInstallation/mobile_installation.log.*). \(sysdiagnoseAdvice)")
+        }
         if parser.recognisesNothing {
             let record = "no line is \(container.hasPrefix("i") ? "an" : "a") \(container) record (line 1: \"\(firstLine(head))\")"
             guard forced else {
@@ -199,16 +217,40 @@ struct FileIngest {
 
     /// The last `YYYY-MM-DD` in a file name, as the end of that day (UTC).
     static func dateInName(_ path: String) -> Date? {
+        guard let date = civilDateInName(path) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(date.days * 86_400 + 86_399))
+    }
+
+    /// The last `YYYY-MM-DD` in a file name that names a real day.
+    static func civilDateInName(_ path: String) -> CivilDate? {
         let name = (path as NSString).lastPathComponent
         guard let regex = try? NSRegularExpression(pattern: "(\\d{4})-(\\d{2})-(\\d{2})"),
-              let match = regex.matches(in: name, range: NSRange(name.startIndex..., in: name)).last else { return nil }
-        func part(_ i: Int) -> Int? { Range(match.range(at: i), in: name).flatMap { Int(name[$0]) } }
-        guard let y = part(1), let m = part(2), let d = part(3), (1...12).contains(m), (1...31).contains(d) else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(Timestamps.daysFromCivil(y, m, d) * 86_400 + 86_399))
+              let match = regex.matches(in: name, range: NSRange(name.startIndex..., in: name)).last,
+              let range = Range(match.range, in: name) else { return nil }
+        return CivilDate(String(name[range]))
+    }
+
+    static let sysdiagnoseAdvice = "Its unified log, system_logs.logarchive, must be turned into text on a Mac: `tar -xzf ARCHIVE`, then `log show --archive …/system_logs.logarchive --style ndjson > DEVICE-YYYY-MM-DD.ndjson`, and ingest that."
+
+    /// One or two sentences on what locaudit read of a container that holds more (or less) than it reads.
+    static func advice(_ container: Container, members: [String], build: (build: String, version: String, exact: Bool)?) -> String? {
+        switch container {
+        case .messageOnly:
+            return "Bare messages without time or process (Console's message column alone): no line can be placed in time, so none is an event. Copy whole lines from Console (every column), or export with `log show --style ndjson` on a Mac."
+        case .sysdiagnose:
+            var text = "A sysdiagnose: read its MobileInstallation log\(members.count == 1 ? "" : "s") (\(members.count) member\(members.count == 1 ? "" : "s"), lines numbered through them in archive order). "
+            if let build {
+                text += "iOS \(build.version) from build \(build.build) in its name\(build.exact ? "" : " (approximate: the minor version is read from the build's letter)"). "
+            }
+            return text + sysdiagnoseAdvice
+        default:
+            return nil
+        }
     }
 
     /// The parser's counts, handed from its thread once it has finished.
     final class CountsBox: @unchecked Sendable {
         var value = ParseCounts()
+        var members: [String] = []
     }
 }

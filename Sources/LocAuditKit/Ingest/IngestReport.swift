@@ -35,6 +35,9 @@ public struct FileReport: Codable, Sendable {
     public var notes: [String: Int]?
     /// The first line held back because the file ended inside it (see `ParseCounts.heldBackFrom`).
     public var heldBackFrom: Int?
+    /// What locaudit read of a container that holds more than it reads, or nothing it can
+    /// place in time (a sysdiagnose, a file of bare messages), and what to export instead.
+    public var advice: String?
     /// For `already-ingested`: the path it was first ingested from.
     public var sameAs: String?
     /// For `failed`: what went wrong and what to do.
@@ -95,6 +98,7 @@ public struct IngestReport: Codable, Sendable {
                 if let notes = f.notes, !notes.isEmpty {
                     out += "  notes: " + notes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
                 }
+                if let advice = f.advice { out += "  \(advice)\n" }
                 if let line = f.heldBackFrom {
                     out += "  held back from line \(line): the file ends inside it (a copy still under way?); ingest the file again once it is whole: only what is missing is added\n"
                 }

@@ -74,11 +74,15 @@ public struct ParseOptions: Sendable {
     public var zone: TimeZone?
     /// The file's modification time, to infer the year.
     public var fileDate: Date?
+    /// The day of the first line, for containers with times of day only (Console copies):
+    /// `--date`, else the date in the file's name.
+    public var date: CivilDate?
 
-    public init(year: Int? = nil, zone: TimeZone? = nil, fileDate: Date? = nil) {
+    public init(year: Int? = nil, zone: TimeZone? = nil, fileDate: Date? = nil, date: CivilDate? = nil) {
         self.year = year
         self.zone = zone
         self.fileDate = fileDate
+        self.date = date
     }
 }
 
@@ -118,9 +122,17 @@ final class RecordParser {
     static let maxMessageBytes = 64 << 10
 
     let container: Container
+    /// How the lines read: the container's own, or for an archive that of the members it reads.
+    private let lines: Container
+    /// A sysdiagnose archive: the members it reads are handed to the lines.
+    private let archive: TarReader?
+    /// The archive members read (a sysdiagnose: its MobileInstallation logs).
+    var membersRead: [String] { archive?.membersRead ?? [] }
     private let catalog: Catalog
     private let sink: ParseSink
     private var clock: SyslogClock
+    /// Console copies: the day of each time of day.
+    private var dayClock: DayClock
     private let zone: TimeZone?
     private(set) var counts = ParseCounts()
 
@@ -141,6 +153,10 @@ final class RecordParser {
         var isCandidate: Bool
     }
 
+    /// The microseconds of the last year-less stamp (the clock keeps whole seconds).
+    private var lastMicros = 0
+    /// The last zone-less wall-clock time seen (pymobiledevice3, MobileInstallation), for the time span.
+    private var lastLocalUS: Int64?
     /// For fingerprints: how often each identical line was seen in the current second.
     private var sameSecondCounts: [Int64: Int] = [:]
     private var sameSecond: Int64 = .min
@@ -168,13 +184,27 @@ final class RecordParser {
         self.sink = sink
         self.zone = options.zone
         self.clock = SyslogClock(firstLineYear: options.year, fileDate: options.fileDate, zone: options.zone)
-        if container == .idevicesyslog && options.zone == nil { counts.zoneAssumed = true }
+        self.dayClock = DayClock(firstDay: options.date, reference: options.fileDate)
+        self.lines = container == .sysdiagnose ? .mobileInstallation : container
+        self.archive = container == .sysdiagnose ? TarReader(wanted: TarReader.isMobileInstallationLog) : nil
+        if !container.stampsHaveZone && options.zone == nil { counts.zoneAssumed = true }
     }
 
     // MARK: Lines
 
     /// Feeds the next block of content.
     func consume(_ chunk: [UInt8]) throws {
+        guard let archive else { return try consumeLines(chunk) }
+        try archive.consume(chunk, member: { try consumeLines($0) }, memberEnd: { try endOfMember() })
+    }
+
+    /// The end of an archive member: its last line is whole (the archive says how long it is).
+    private func endOfMember() throws {
+        if !carry.isEmpty || carryTooLong { try flushCarry() }
+        try emitPending()
+    }
+
+    private func consumeLines(_ chunk: [UInt8]) throws {
         try chunk.withUnsafeBufferPointer { buf in
             guard let base = buf.baseAddress, buf.count > 0 else { return }
             let hasNUL = memchr(base, 0, buf.count) != nil
@@ -243,6 +273,7 @@ final class RecordParser {
     /// array needs no such rule: an object is read when its closing brace is, and one still
     /// open at the end is held back.
     func finish(complete: Bool) throws {
+        try archive?.finish()
         if !carry.isEmpty || carryTooLong {
             if complete || container == .logJSON { try flushCarry() } else { holdBackLastLine() }
         }
@@ -251,7 +282,8 @@ final class RecordParser {
             counts.skip("incomplete", line: jsonObjectLine)
             if !complete { counts.heldBackFrom = jsonObjectLine }
         }
-        if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us }
+        if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us + Int64(lastMicros) }
+        if let local = lastLocalUS { counts.lastUS = LocalTime.utc(localUS: local, zone: zone).us }
     }
 
     private func holdBackLastLine() {
@@ -285,12 +317,14 @@ final class RecordParser {
         var b = raw
         if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
         if !sawContent { sawContent = b.contains { $0 != 0x20 && $0 != 0x09 } }
-        switch container {
-        case .idevicesyslog, .logShow, .logSyslog: try textLine(b)
+        switch lines {
+        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation: try textLine(b)
         case .logNDJSON: try jsonRecordLine(b)
         case .logJSON: try jsonArrayLine(b)
         case .privacyReport: try privacyReportLine(b)
-        case .infoPlist, .deviceInfo: break
+        case .pymobiledevice3JSON: try pymobiledevice3JSONLine(b)
+        case .messageOnly: messageOnlyLine(b)
+        case .sysdiagnose, .infoPlist, .deviceInfo: break
         }
     }
 
@@ -325,9 +359,13 @@ final class RecordParser {
     }
 
     private func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
-        switch container {
+        switch lines {
         case .idevicesyslog: TextHeaders.idevicesyslog(b)
         case .logShow: TextHeaders.logShow(b)
+        case .console: TextHeaders.console(b)
+        case .pymobiledevice3: TextHeaders.pymobiledevice3(b)
+        case .bsdSyslog: TextHeaders.bsdSyslog(b)
+        case .mobileInstallation: TextHeaders.mobileInstallation(b)
         default: TextHeaders.logSyslog(b)
         }
     }
@@ -343,10 +381,20 @@ final class RecordParser {
             }
             if placed.backwards { counts.note("time-backwards") }
             local = placed.local
-            if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us }
+            lastMicros = h.micros
+            if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us + Int64(h.micros) }
+            timeUS = 0 // resolved below, only for candidates
+        } else if let local = h.localUS {
+            if let last = lastLocalUS, local < last { counts.note("time-backwards") }
+            lastLocalUS = local
+            if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local, zone: zone).us }
             timeUS = 0 // resolved below, only for candidates
         } else {
-            timeUS = h.timeUS ?? 0
+            if let dayUS = h.dayUS, let offset = h.offset {
+                timeUS = dayClock.utc(dayUS: dayUS, offset: offset)
+            } else {
+                timeUS = h.timeUS ?? 0
+            }
             if let last = counts.lastUS, timeUS < last { counts.note("time-backwards") }
             if counts.firstUS == nil { counts.firstUS = timeUS }
             counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
@@ -355,19 +403,27 @@ final class RecordParser {
             counts.deviceName = String(decoding: UnsafeBufferPointer(rebasing: b[d]), as: UTF8.self)
             try sink.deviceNamed(counts.deviceName!)
         }
-        let message = UnsafeBufferPointer(rebasing: b[min(h.messageStart, b.count)...])
-        guard catalog.isCandidate(message) else {
+        let start = min(h.messageStart, b.count)
+        let text = UnsafeBufferPointer(rebasing: b[start...])
+        guard catalog.isCandidate(text) else {
             pending = Pending(line: lineNumber, timeUS: 0, offset: nil, process: "", pid: nil, message: [], isCandidate: false)
             return
         }
         if h.syslogStamp != nil {
             let utc = clock.utc(local: local)
-            timeUS = utc.us
+            timeUS = utc.us + Int64(h.micros)
             offset = zone == nil ? nil : utc.offset
+        } else if let local = h.localUS {
+            (timeUS, offset) = LocalTime.utc(localUS: local, zone: zone)
         }
-        pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset,
-                          process: String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self),
-                          pid: h.pid, message: Array(message), isCandidate: true)
+        var message = Array(text)
+        if let cut = h.dropped, cut.lowerBound >= start, cut.upperBound <= b.count {
+            message.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start))
+        }
+        // The MobileInstallation log is installd's.
+        let process = lines == .mobileInstallation ? "installd" : String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self)
+        pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset, process: process,
+                          pid: h.pid, message: message, isCandidate: true)
     }
 
     private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {
@@ -382,10 +438,11 @@ final class RecordParser {
         pending = nil
         guard p.isCandidate else { return }
         var bytes = p.message
-        if container == .idevicesyslog, bytes.contains(UInt8(ascii: "\\")) {
+        if lines == .idevicesyslog, bytes.contains(UInt8(ascii: "\\")) {
             bytes.withUnsafeBufferPointer { VisDecoding.decode($0, into: &scratch) }
             bytes = scratch
         }
+        if lines == .pymobiledevice3 { RecordParser.dropLabel(&bytes) }
         try recognise(bytes, line: p.line, timeUS: p.timeUS, offset: p.offset, process: p.process, pid: p.pid)
     }
 
@@ -529,6 +586,77 @@ final class RecordParser {
             jsonObject.append(contentsOf: UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...]))
             jsonObject.append(0x0a)
         }
+    }
+
+    /// pymobiledevice3 `--label` appends ` [subsystem][category]` to the message: not part of it
+    /// (so that the same line exported without labels, or by idevicesyslog, is the same message).
+    static func dropLabel(_ bytes: inout [UInt8]) {
+        guard bytes.last == UInt8(ascii: "]") else { return }
+        var i = bytes.count - 2
+        var brackets = 0
+        // Back over "[category]" and "[subsystem]": no bracket or line break inside either.
+        while i >= 0 {
+            let c = bytes[i]
+            if c == UInt8(ascii: "[") {
+                brackets += 1
+                if brackets == 2 { break }
+                guard i >= 1, bytes[i - 1] == UInt8(ascii: "]") else { return }
+                i -= 2
+                continue
+            }
+            if c == UInt8(ascii: "]") || c == 0x0a { return }
+            i -= 1
+        }
+        guard brackets == 2, i >= 1, bytes[i - 1] == 0x20 else { return }
+        bytes.removeSubrange((i - 1)...)
+    }
+
+    // MARK: pymobiledevice3 --format json
+
+    private static let messageKey = Array("\"message\"".utf8)
+
+    /// `{"pid": 64, "timestamp": "2026-11-20T09:00:00.123456", "level": "NOTICE", "image_name": "/System/…/CoreLocation",
+    /// "filename": "/usr/libexec/locationd", "message": "…", "label": {…} | null, …}`: host local time, no zone.
+    private func pymobiledevice3JSONLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        var i = 0
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        if i == b.count { counts.skip("noise"); return }
+        guard b[i] == UInt8(ascii: "{"), JSONScan.string(key: RecordParser.messageKey, in: b, into: &scratch) else {
+            counts.skip("malformed", line: lineNumber)
+            return
+        }
+        let object = UnsafeBufferPointer(rebasing: b[i...])
+        let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
+        guard let fields = MessageFields.parse(bytes: Array(object)) else { counts.skip("malformed", line: lineNumber); return }
+        guard case .string(let stamp)? = fields["timestamp"],
+              let local = Array(stamp.utf8).withUnsafeBufferPointer({ buf in buf.baseAddress.flatMap { LocalTime.dateTime($0, buf.count) } }),
+              local.length == stamp.utf8.count else {
+            counts.skip("bad-timestamp", line: lineNumber)
+            return
+        }
+        recognised += 1
+        if let last = lastLocalUS, local.localUS < last { counts.note("time-backwards") }
+        lastLocalUS = local.localUS
+        if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local.localUS, zone: zone).us }
+        guard isCandidate else { return }
+        let (timeUS, offset) = LocalTime.utc(localUS: local.localUS, zone: zone)
+        var process: String? = nil
+        if case .string(let path)? = fields["filename"] {
+            process = path.split(separator: "/").last.map(String.init) ?? path
+        }
+        var pid: Int64? = nil
+        if case .number(let n)? = fields["pid"], n >= 0, n < 1e15, n == n.rounded() { pid = Int64(n) }
+        try recognise(scratch, line: lineNumber, timeUS: timeUS, offset: offset, process: process, pid: pid)
+    }
+
+    // MARK: A file of bare messages
+
+    /// A file of messages without their prefixes (Console's message column only): there is
+    /// no time, so no event; every line is counted.
+    private func messageOnlyLine(_ b: UnsafeBufferPointer<UInt8>) {
+        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { counts.skip("noise"); return }
+        recognised += 1
+        counts.skip("no-prefix")
     }
 
     // MARK: App Privacy Report

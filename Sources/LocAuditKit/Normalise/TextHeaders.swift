@@ -10,6 +10,14 @@ struct TextHeader {
     var pid: Int64?
     var device: Range<Int>?
     var messageStart: Int
+    /// Microseconds after the second of `syslogStamp` (idevicesyslog 1.4 prints them).
+    var micros = 0
+    /// A wall-clock time without a zone (microseconds since 1970 as if UTC), read in the device's zone.
+    var localUS: Int64? = nil
+    /// A time of day without a date (microseconds), at `offset`: Console copies.
+    var dayUS: Int64? = nil
+    /// Bytes of the line between `messageStart` and the end that are not part of the message.
+    var dropped: Range<Int>? = nil
 }
 
 /// How one line of a text container reads.
@@ -40,19 +48,33 @@ enum TextHeaders {
             // A line with the `proc[pid] <Level>:` shape but an unreadable stamp is malformed, not a continuation.
             return levelMarker(b, from: 0) != nil && n > 16 && p[3] == 0x20 ? .badTimestamp : .other
         }
+        // idevicesyslog 1.4 adds microseconds: `Jul  1 09:00:32.123456`.
+        var start = 16
+        var micros = 0
+        if n > 16, p[15] == UInt8(ascii: ".") {
+            var i = 16
+            var scale = 100_000
+            while i < n, p[i] >= 48, p[i] <= 57 {
+                micros += Int(p[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > 16, i < n, p[i] == 0x20 else { return .other }
+            start = i + 1
+        }
         // After the stamp: "[device ]process[(lib)][pid] <Level>: ".
-        guard let (pidOpen, pidClose, msgStart) = levelMarker(b, from: 16) else { return .other }
+        guard let (pidOpen, pidClose, msgStart) = levelMarker(b, from: start) else { return .other }
         var procEnd = pidOpen
         // Strip "(library)" right before "[pid]".
-        if procEnd > 16, p[procEnd - 1] == UInt8(ascii: ")") {
+        if procEnd > start, p[procEnd - 1] == UInt8(ascii: ")") {
             var i = procEnd - 1
-            while i > 16, p[i] != UInt8(ascii: "(") { i -= 1 }
+            while i > start, p[i] != UInt8(ascii: "(") { i -= 1 }
             if p[i] == UInt8(ascii: "(") { procEnd = i }
         }
         var device: Range<Int>? = nil
-        var procStart = 16
+        var procStart = start
         if procStart < procEnd, p[procStart] == 0x20 {
-            device = 16..<16 // empty device name (two spaces)
+            device = start..<start // empty device name (two spaces)
             procStart += 1
         } else {
             // The device name is the first word if another word follows before the process.
@@ -65,11 +87,11 @@ enum TextHeaders {
         }
         let pid = Timestamps.digits(p + pidOpen + 1, pidClose - pidOpen - 1).map(Int64.init)
         return .record(TextHeader(timeUS: nil, offset: nil, syslogStamp: stamp, process: procStart..<procEnd,
-                                  pid: pid, device: device, messageStart: msgStart))
+                                  pid: pid, device: device, messageStart: msgStart, micros: micros))
     }
 
     /// Finds `[pid] <Level>: ` and returns the bracket positions and the message start.
-    private static func levelMarker(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> (Int, Int, Int)? {
+    static func levelMarker(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> (Int, Int, Int)? {
         let p = b.baseAddress!
         let n = b.count
         var i = from
@@ -79,7 +101,8 @@ enum TextHeaders {
             // "] <Level>: "
             if close + 3 < n, p[close + 1] == 0x20, p[close + 2] == UInt8(ascii: "<") {
                 var j = close + 3
-                while j < n, (p[j] >= UInt8(ascii: "A") && p[j] <= UInt8(ascii: "Z")) || (p[j] >= UInt8(ascii: "a") && p[j] <= UInt8(ascii: "z")) { j += 1 }
+                while j < n, (p[j] >= UInt8(ascii: "A") && p[j] <= UInt8(ascii: "Z")) || (p[j] >= UInt8(ascii: "a") && p[j] <= UInt8(ascii: "z"))
+                    || p[j] == UInt8(ascii: "_") { j += 1 }
                 if j + 1 < n, j > close + 3, p[j] == UInt8(ascii: ">"), p[j + 1] == UInt8(ascii: ":") {
                     var open = close - 1
                     while open > from, p[open] >= 48, p[open] <= 57 { open -= 1 }

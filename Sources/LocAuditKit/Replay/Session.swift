@@ -51,7 +51,8 @@ public struct Session: Sendable {
 /// mid-run). Lines with a pid go to the session of that pid, also after its termination
 /// (deliveries to a dead process), except that the first pid line after a launch that named
 /// none belongs to the launched process when the pid's earlier session was not seen to end
-/// (the launch says it did); lines without one go to the open session.
+/// (the launch says it did); lines without one go to the open session, except a line the
+/// app logged itself after a termination (a log without pids, a Console copy), which opens one.
 enum SessionBuilder {
     static func sessions(of events: ArraySlice<AppEvent>, versions: [Int64: IOSVersion]) -> [Session] {
         var sessions: [Session] = []
@@ -90,7 +91,15 @@ enum SessionBuilder {
                     target = open(event)
                 }
             } else {
-                target = running ?? sessions.indices.last ?? open(event)
+                // A line the app logged itself (in a log without pids) after its termination:
+                // a new process runs, whose launch the log does not show.
+                if let open = running {
+                    target = open
+                } else if let last = sessions.indices.last, !EventKind.loggedByApp.contains(event.kind) {
+                    target = last
+                } else {
+                    target = open(event)
+                }
             }
             if let pid = event.appPid, sessions[target].pid == nil {
                 sessions[target].pid = pid

@@ -21,6 +21,8 @@ public struct RunOptions: Sendable {
     /// A file modified less than this many seconds ago is still being written: it (with its
     /// sidecar) is left for the next run (`--settle`; 0 reads everything at once).
     public var settle: TimeInterval = 60
+    /// The day of the first line of logs with times of day only (`--date`).
+    public var date: CivilDate?
 
     public init(inbox: String, database: String) {
         self.inbox = inbox
@@ -110,6 +112,7 @@ public struct NightlyRun {
         ingestOptions.jobs = options.jobs
         ingestOptions.catalogFiles = options.catalogFiles
         ingestOptions.complete = options.complete
+        ingestOptions.parse.date = options.date
         ingestOptions.quiet = true
         let ingest = try Ingester(store: store, options: ingestOptions).run { file in
             switch file.outcome {

@@ -8,7 +8,14 @@ import GRDB
 /// 2. `executable`: an ingested Info.plist whose `CFBundleExecutable` is the process name;
 /// 3. `name`: exactly one bundle seen on the device (or with an Info.plist) whose last component equals the
 ///    process name, ignoring case (`com.example.runner` for `Runner`).
+/// A log without pids (a Console copy) has app lines with neither pid nor `app_pid`: they
+/// take steps 2 and 3, by their process name.
 enum BundleLinker {
+    /// The unlinked lines an app logged itself: with the app's pid, or in a log without pids.
+    static let appLine = """
+        bundle_id IS NULL AND (app_pid IS NOT NULL OR (pid IS NULL AND kind IN (\(EventKind.loggedByApp.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")))))
+        """
+
     static func link(deviceId: String, in db: Database) throws {
         try db.execute(sql: """
             WITH ranked AS (
@@ -24,11 +31,11 @@ enum BundleLinker {
         try db.execute(sql: """
             UPDATE events SET bundle_via = 'executable',
                 bundle_id = (SELECT a.bundle_id FROM apps a WHERE a.executable = events.process ORDER BY a.bundle_id LIMIT 1)
-            WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process IN (SELECT executable FROM apps)
+            WHERE device_id = ? AND \(appLine) AND process IN (SELECT executable FROM apps)
             """, arguments: [deviceId])
         let unlinked = try String.fetchAll(db, sql: """
             SELECT DISTINCT process FROM events
-            WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process IS NOT NULL
+            WHERE device_id = ? AND \(appLine) AND process IS NOT NULL
             """, arguments: [deviceId])
         guard !unlinked.isEmpty else { return }
         let bundles = try String.fetchAll(db, sql: """
@@ -41,7 +48,7 @@ enum BundleLinker {
             guard matches.count == 1 else { continue }
             try db.execute(sql: """
                 UPDATE events SET bundle_id = ?, bundle_via = 'name'
-                WHERE device_id = ? AND bundle_id IS NULL AND app_pid IS NOT NULL AND process = ?
+                WHERE device_id = ? AND \(appLine) AND process = ?
                 """, arguments: [matches[0], deviceId, process])
         }
     }

@@ -69,6 +69,10 @@ final class EventWriter: ParseSink {
             }
         } else if e.event[.bundleId] != nil {
             e.bundleVia = "message"
+        } else if e.event.scope == .app, e.pid == nil, let process = e.process, let bundle = executables[process] {
+            // A log without pids (a Console copy): the process name is the only key.
+            e.event[.bundleId] = .text(bundle)
+            e.bundleVia = "executable"
         }
         if sourceId != nil {
             try write(e)

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import LocAuditKit
+
+/// A Console copy has no pids: the process name keys the app's own lines. They are linked to
+/// their bundle by name or by an Info.plist's executable, and the sessions are cut by the
+/// launch and RunningBoard lines (whose pid the session takes) without merging two runs.
+@Suite struct ConsoleSessionTests {
+    @Test("console: app lines without pid are linked by their process name, and the session gets locationd's pid")
+    func consoleSessionLinking() throws {
+        let audit = try AuditWorkspace()
+        let ws = audit.workspace
+        // Two runs of the app: the second without a launch line, after the first's termination.
+        let body = CollectorContainerTests.consoleSession() + [
+            "default\t00:00:02.000000+0100\tlocationd\t" + Messages.appState("Terminated", pid: 812, bundle: "com.example.runner"),
+            "default\t00:10:00.000000+0100\tRunner\t" + Messages.delivery(accuracy: 9),
+        ].joined(separator: "\n") + "\n"
+        let report = try ws.ingest([try ws.write("qa-2026-11-20.log", body)])
+        #expect(report.files.first?.events == 5)
+        let rows = try ws.rows("SELECT process, bundle_id, bundle_via FROM events WHERE process = 'Runner' ORDER BY line")
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { ($0["bundle_id"] as String?) == "com.example.runner" })
+        #expect(rows.allSatisfy { ($0["bundle_via"] as String?) == "name" })
+        _ = try audit.audit()
+        let sessions = try ws.rows("SELECT pid, events, end_reason FROM sessions WHERE bundle_id = 'com.example.runner' ORDER BY start_us")
+        #expect(sessions.map { $0["pid"] as Int? } == [812, nil], "the later line opens its own session")
+        #expect(sessions.map { $0["events"] as Int } == [4, 1])
+        #expect(sessions.map { $0["end_reason"] as String } == ["terminated", "end-of-log"])
+    }
+
+    @Test("console: an Info.plist's executable links the app lines, also when it comes after the log")
+    func consoleExecutableLink() throws {
+        let ws = try Workspace()
+        let log = try ws.write("qa-2026-11-20.log", "default\t10:00:00.000000+0000\tWeatherNow\t\(Messages.delivery())\n")
+        _ = try ws.ingest([log])
+        #expect(try ws.count("SELECT count(*) FROM events WHERE bundle_id IS NULL") == 1)
+        let unlinked = try run(locauditExecutable, ["query", "--db", ws.store.path, "--format", "csv", "unlinked-app-lines"],
+                               environment: ["LOCAUDIT_QUERIES": packageRoot.appendingPathComponent("queries").path])
+        #expect(unlinked.stdout.contains("unknown,WeatherNow,0,1,"), "the saved query lists it: \(unlinked.stdout)\(unlinked.stderr)")
+        _ = try ws.ingest([packageRoot.appendingPathComponent("samples/apps/com.example.weather.plist").path])
+        let row = try #require(try ws.rows("SELECT bundle_id, bundle_via FROM events").first)
+        #expect(row["bundle_id"] as String? == "com.example.weather")
+        #expect(row["bundle_via"] as String? == "executable")
+        // The Info.plist first: the line is linked as it is written.
+        let first = try Workspace()
+        _ = try first.ingest([packageRoot.appendingPathComponent("samples/apps/com.example.weather.plist").path])
+        _ = try first.ingest([try first.write("qa-2026-11-20.log", "default\t10:00:00.000000+0000\tWeatherNow\t\(Messages.delivery())\n")])
+        #expect(try first.rows("SELECT bundle_id, bundle_via FROM events").map { "\($0["bundle_id"] as String? ?? "-") \($0["bundle_via"] as String? ?? "-")" }
+                == ["com.example.weather executable"])
+    }
+}
