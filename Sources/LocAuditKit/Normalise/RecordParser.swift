@@ -87,7 +87,8 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     public var linesRead = 0
     /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `not-location`, `too-long`, `duplicate`).
     public var skipped: [String: Int] = [:]
-    /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`, ...).
+    /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`,
+    /// `number-out-of-range`, `non-finite-number`, ...).
     public var notes: [String: Int] = [:]
     public var eventsByKind: [String: Int] = [:]
     public var firstUS: Int64?
@@ -138,8 +139,8 @@ final class RecordParser {
         var isCandidate: Bool
     }
 
-    /// The last year-less stamp seen, to compute the end of the time span once.
-    private var lastStamp: (month: Int, day: Int, seconds: Int)?
+    /// The latest year-less stamp seen (with its year), to compute the end of the time span once.
+    private var latestStamp: (year: Int, month: Int, day: Int, seconds: Int)?
     /// For fingerprints: how often each identical (time, line content) was seen at the current time.
     private var sameTimeCounts: [UInt64: Int] = [:]
     private var sameTimeUS: Int64 = .min
@@ -150,6 +151,8 @@ final class RecordParser {
     private var jsonEscape = false
     private var jsonObject: [UInt8] = []
     private var jsonObjectLine = 0
+    /// The object being accumulated has grown over `maxLineBytes`: dropped, counted `too-long` at its end.
+    private var jsonObjectTooLong = false
 
     init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
         self.container = container
@@ -227,8 +230,8 @@ final class RecordParser {
     func finish() throws {
         if !carry.isEmpty || carryTooLong { try flushCarry() }
         try emitPending()
-        if container == .idevicesyslog, let s = lastStamp {
-            counts.lastUS = clock.utc(month: s.month, day: s.day, seconds: s.seconds).us
+        if container == .idevicesyslog, let s = latestStamp {
+            counts.lastUS = clock.utc(year: s.year, month: s.month, day: s.day, seconds: s.seconds).us
         }
     }
 
@@ -270,6 +273,9 @@ final class RecordParser {
         case .badTimestamp:
             try emitPending()
             counts.skip("bad-timestamp", line: lineNumber)
+        case .malformed:
+            try emitPending()
+            counts.skip("malformed", line: lineNumber)
         case .other:
             if pending != nil {
                 counts.note("continuation")
@@ -283,12 +289,16 @@ final class RecordParser {
     private func startRecord(_ h: TextHeader, _ b: UnsafeBufferPointer<UInt8>) throws {
         var timeUS: Int64
         var offset: Int32? = h.offset
+        var year = 0
         if let stamp = h.syslogStamp {
-            clock.observe(month: stamp.month)
-            if let last = lastStamp, last.month == stamp.month,
-               (stamp.day, stamp.seconds) < (last.day, last.seconds) { counts.note("time-backwards") }
-            lastStamp = stamp
-            if counts.firstUS == nil { counts.firstUS = clock.utc(month: stamp.month, day: stamp.day, seconds: stamp.seconds).us }
+            guard let y = clock.year(month: stamp.month) else {
+                counts.skip("bad-timestamp", line: lineNumber)
+                return
+            }
+            year = y
+            let at = (year, stamp.month, stamp.day, stamp.seconds)
+            if let latest = latestStamp, at < latest { counts.note("time-backwards") } else { latestStamp = at }
+            if counts.firstUS == nil { counts.firstUS = clock.utc(year: year, month: stamp.month, day: stamp.day, seconds: stamp.seconds).us }
             timeUS = 0 // resolved below, only for candidates
         } else {
             timeUS = h.timeUS ?? 0
@@ -306,7 +316,7 @@ final class RecordParser {
             return
         }
         if let stamp = h.syslogStamp {
-            let utc = clock.utc(month: stamp.month, day: stamp.day, seconds: stamp.seconds)
+            let utc = clock.utc(year: year, month: stamp.month, day: stamp.day, seconds: stamp.seconds)
             timeUS = utc.us
             offset = zone == nil ? nil : utc.offset
         }
@@ -351,9 +361,12 @@ final class RecordParser {
             return
         case .incomplete:
             counts.skip("incomplete", line: line)
+        case .malformed:
+            counts.skip("malformed", line: line)
         case .link(let bundleId, let linkPid):
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
+            if event.droppedNonFinite { counts.note("non-finite-number") }
             if event.scope == .app, event[.appPid] == nil, let pid { event[.appPid] = .integer(pid) }
             if message.utf8.count > RecordParser.maxMessageBytes {
                 counts.note("message-truncated")
@@ -424,7 +437,11 @@ final class RecordParser {
             process = path.split(separator: "/").last.map(String.init) ?? path
         }
         var pid: Int64? = nil
-        if case .number(let n)? = fields["processID"] { pid = Int64(n) }
+        if case .number(let n)? = fields["processID"] {
+            // 1e300, 1.5: no pid; the record is still read.
+            pid = Int64(exactly: n)
+            if pid == nil { counts.note("number-out-of-range") }
+        }
         try recognise(scratch, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
     }
 
@@ -440,16 +457,24 @@ final class RecordParser {
             switch c {
             case UInt8(ascii: "\""): jsonInString = true
             case UInt8(ascii: "{"):
-                if jsonDepth == 0 { objectStart = i; jsonObjectLine = lineNumber; jsonObject.removeAll(keepingCapacity: true) }
+                if jsonDepth == 0 {
+                    objectStart = i
+                    jsonObjectLine = lineNumber
+                    jsonObject.removeAll(keepingCapacity: true)
+                    jsonObjectTooLong = false
+                }
                 jsonDepth += 1
             case UInt8(ascii: "}"):
                 jsonDepth -= 1
                 if jsonDepth == 0 {
-                    jsonObject.append(contentsOf: UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
-                    jsonObject.append(0x0a)
+                    appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
                     objectStart = nil
-                    let object = jsonObject
-                    try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
+                    if jsonObjectTooLong {
+                        counts.skip("too-long", line: jsonObjectLine)
+                    } else {
+                        let object = jsonObject
+                        try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
+                    }
                     jsonObject.removeAll(keepingCapacity: true)
                 } else if jsonDepth < 0 {
                     jsonDepth = 0
@@ -458,10 +483,19 @@ final class RecordParser {
             default: break
             }
         }
-        if jsonDepth > 0 {
-            jsonObject.append(contentsOf: UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...]))
-            jsonObject.append(0x0a)
+        if jsonDepth > 0 { appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...])) }
+    }
+
+    /// Adds a line's part of the object being accumulated, up to `maxLineBytes` for the object.
+    private func appendJSONObject(_ part: UnsafeBufferPointer<UInt8>) {
+        if jsonObjectTooLong { return }
+        if jsonObject.count + part.count + 1 > RecordParser.maxLineBytes {
+            jsonObjectTooLong = true
+            jsonObject = []
+            return
         }
+        jsonObject.append(contentsOf: part)
+        jsonObject.append(0x0a)
     }
 
     // MARK: App Privacy Report
