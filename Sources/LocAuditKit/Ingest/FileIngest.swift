@@ -45,7 +45,7 @@ struct FileIngest {
             head += chunk.bytes.prefix(FileIngest.headBytes - head.count)
         }
         guard let container = ingester.options.format ?? Container.detect(head) else {
-            let firstLine = String(decoding: head.prefix(while: { $0 != 0x0a }).prefix(80), as: UTF8.self)
+            let firstLine = Printable.quote(Array(head.prefix(while: { $0 != 0x0a }).prefix(80)))
             throw IngestError(description: head.isEmpty
                 ? "the file is empty; nothing to ingest."
                 : "cannot tell which kind of log this is (line 1: \"\(firstLine)\"). Name it with --format (\(Container.allCases.map(\.rawValue).joined(separator: ", "))).")
