@@ -267,4 +267,9 @@ import Testing
         #expect(file.firstSkippedLine?["too-long"] == 3)
         #expect(try ws.count("SELECT count(*) FROM events WHERE line = 21") == 1)
     }
+
+    @Test func theReleaseBuildKeepsItsRuntimeChecks() throws {
+        let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(!manifest.contains("-Ounchecked"), "-Ounchecked removes the checks that turn bad input into a clear error")
+    }
 }
