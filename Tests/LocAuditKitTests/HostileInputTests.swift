@@ -251,6 +251,33 @@ import Testing
         #expect(sink.events.map(\.timeUS) == times, "seed \(seed): year \(year), line \(from + 1) moved to line \(to + 1)")
     }
 
+    @Test("any valid time prints as ISO 8601 and reads back the same (seeded property)", arguments: 0..<20)
+    func isoRoundTrip(seed: Int) throws {
+        var rng = Seeded(state: UInt64(seed) &+ 0xC0FFEE)
+        var gregorian = Calendar(identifier: .gregorian)
+        gregorian.timeZone = TimeZone(identifier: "UTC")!
+        for _ in 0..<500 {
+            let us = Int64.random(in: Timestamps.validUS, using: &rng)
+            let iso = Timestamps.isoUTC(us)
+            let back = try #require(Array(iso.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0) }, "\(iso)")
+            #expect(back.us == us && back.offset == 0 && back.length == iso.utf8.count, "\(us) -> \(iso)")
+            // A local time with an offset reads as Foundation's calendar says (from 1600: before 1582
+            // Foundation's "Gregorian" calendar is the Julian one).
+            let (y, m, d) = (Int.random(in: 1600...9999, using: &rng), Int.random(in: 1...12, using: &rng), Int.random(in: 1...28, using: &rng))
+            let (h, mi, s) = (Int.random(in: 0...23, using: &rng), Int.random(in: 0...59, using: &rng), Int.random(in: 0...59, using: &rng))
+            let offset = Int.random(in: -23...23, using: &rng) * 3600 + Int.random(in: 0...1, using: &rng) * 1800
+            let text = String(format: "%04d-%02d-%02d %02d:%02d:%02d.250000%@%02d%02d", y, m, d, h, mi, s, offset < 0 ? "-" : "+", abs(offset) / 3600, abs(offset) % 3600 / 60)
+            let date = try #require(gregorian.date(from: DateComponents(year: y, month: m, day: d, hour: h, minute: mi, second: s)))
+            let expected = Int64(date.timeIntervalSince1970) * 1_000_000 - Int64(offset) * 1_000_000 + 250_000
+            let parsed = Array(text.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0) }
+            if Timestamps.validUS.contains(expected) {
+                #expect(parsed?.us == expected && parsed?.offset == Int32(offset), "\(text)")
+            } else {
+                #expect(parsed == nil, "\(text) lies outside the years 1-9999 in UTC")
+            }
+        }
+    }
+
     // MARK: Sizes
 
     @Test func aJSONArrayObjectOver16MiBIsTooLongAndTheNextOneIsRead() throws {

@@ -21,7 +21,7 @@ enum TextLine {
     case other
     /// Looks like a record but its timestamp cannot be read.
     case badTimestamp
-    /// A record start whose prefix is damaged (a pid too large to be one).
+    /// A record start whose prefix is damaged: a pid of more than 18 digits, no `[pid]` before `]:`.
     case malformed
 }
 
@@ -80,7 +80,7 @@ enum TextHeaders {
             guard let hit = memchr(p + i, Int32(UInt8(ascii: "]")), n - i) else { return nil }
             let close = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p
             // "] <Level>: "
-            // ("[" must stand at or after `from`, before "]".)
+            // (A "]" at `from` leaves no room for its "[".)
             if close > from, close + 3 < n, p[close + 1] == 0x20, p[close + 2] == UInt8(ascii: "<") {
                 var j = close + 3
                 while j < n, (p[j] >= UInt8(ascii: "A") && p[j] <= UInt8(ascii: "Z")) || (p[j] >= UInt8(ascii: "a") && p[j] <= UInt8(ascii: "z")) { j += 1 }
