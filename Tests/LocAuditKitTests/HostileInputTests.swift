@@ -295,6 +295,49 @@ import Testing
         #expect(try ws.count("SELECT count(*) FROM events WHERE line = 21") == 1)
     }
 
+    // MARK: Info.plist
+
+    /// A binary property list (`bplist00`) of `objects`, object 0 on top, one-byte references.
+    static func bplist(_ objects: [[UInt8]]) -> [UInt8] {
+        var bytes = Array("bplist00".utf8), offsets: [Int] = []
+        for object in objects { offsets.append(bytes.count); bytes += object }
+        let table = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xff)] }
+        func be64(_ v: Int) -> [UInt8] { (0..<8).map { UInt8((v >> (56 - 8 * $0)) & 0xff) } }
+        return bytes + [0, 0, 0, 0, 0, 0, 2, 1] + be64(objects.count) + be64(0) + be64(table)
+    }
+
+    /// An ASCII string object (under 256 bytes).
+    static func ascii(_ s: String) -> [UInt8] {
+        let count = UInt8(s.utf8.count)
+        return (count < 15 ? [0x50 | count] : [0x5F, 0x10, count]) + Array(s.utf8)
+    }
+
+    /// Binary Info.plists holding a set (marker 0xCn), which Foundation on Linux crashed on.
+    static let plistsWithASet: [(String, [UInt8])] = {
+        // samples/apps/com.example.runner.plist with its top dictionary (0xDF) turned into a set (0xCF).
+        var runner = (try? [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("samples/apps/com.example.runner.plist")))) ?? []
+        if runner.count > 40, runner[8] == 0xDF { runner[8] = 0xCF } else { runner = [] }
+        // {CFBundleIdentifier: "com.example.set", UIBackgroundModes: {set of "location"}}
+        let valueSet = bplist([[0xD2, 1, 2, 3, 4], ascii("CFBundleIdentifier"), ascii("UIBackgroundModes"),
+                               ascii("com.example.set"), [0xC1, 5], ascii("location")])
+        return [("top-set.plist", runner), ("value-set.plist", valueSet)]
+    }()
+
+    @Test("a binary Info.plist holding a set is refused with a sentence, not a crash", arguments: plistsWithASet.map(\.0))
+    func anInfoPlistWithASet(name: String) throws {
+        let ws = try Workspace()
+        let bytes = try #require(HostileInputTests.plistsWithASet.first { $0.0 == name }).1
+        try #require(bytes.count > 40, "the sample's top object is no longer a dictionary at offset 8")
+        let path = try ws.write(name, bytes)
+        let db = ws.dir.appendingPathComponent("bin.sqlite").path
+        let result = try run(locauditExecutable, ["ingest", "--db", db, path])
+        #expect(result.status == 1, "stderr: \(result.stderr.prefix(400))")
+        let output = result.stdout + result.stderr
+        #expect(output.contains("FAILED") && output.contains(name) && output.contains("a set"), "\(output.prefix(600))")
+        #expect(!output.contains("Error Domain=") && !output.contains("NSCocoaErrorDomain"))
+    }
+
     @Test func theReleaseBuildKeepsItsRuntimeChecks() throws {
         let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(!manifest.contains("-Ounchecked"), "-Ounchecked removes the checks that turn bad input into a clear error")
