@@ -218,4 +218,13 @@ import Testing
         #expect(try ws.count("SELECT count(*) FROM events WHERE kind = 'status-change' AND status IS NULL") == 0)
         #expect(report.text().contains("bad-timestamp 1 (line 18), incomplete 1 (line 30)"))
     }
+
+    @Test func anUnknownFileIsQuotedWithItsControlBytesEscaped() throws {
+        let ws = try Workspace()
+        let path = try ws.write("ctl.bin", [0x1b] + Array("[31mhello".utf8) + [0, 0x09] + Array("w\u{7f}orld ".utf8) + [0xff, 0xc3, 0xa9, 0x0a] + Array("more\n".utf8))
+        let report = try ws.ingest([path])
+        let error = try #require(report.files.first?.error)
+        #expect(error.contains(#"line 1: "\x1b[31mhello\0\tw\x7forld \xffé""#), "\(error)")
+        #expect(!error.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
 }

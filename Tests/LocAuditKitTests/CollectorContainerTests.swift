@@ -366,7 +366,7 @@ import Testing
             do {
                 try parser.consume(bytes)
                 try parser.finish(complete: true)
-            } catch is IngestError {}
+            } catch is ArchiveError {}
         }
     }
 

@@ -20,6 +20,10 @@ public struct AppFacts: Sendable, Codable, Equatable {
 
     /// Reads an Info.plist (XML or binary).
     public static func read(_ data: Data) throws -> AppFacts {
+        if binaryObjectMarkers(data)?.contains(where: { $0 >> 4 == 0xC }) == true {
+            throw FactsError(reason: "the binary property list holds a set, which no Info.plist has (a damaged or foreign file)",
+                             advice: "Pass the app's own Info.plist; check it with `plutil -lint` (macOS) or `python3 -m plistlib`.")
+        }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, format: nil)
@@ -47,6 +51,31 @@ public struct AppFacts: Sendable, Codable, Equatable {
             facts.defaultAccuracyReduced = "\(reduced)"
         }
         return facts
+    }
+
+    /// The first byte (the type marker) of every object of a binary property list, read
+    /// from its offset table; nil when `data` is not one or its table does not fit in it
+    /// (the parser says what is wrong then). Foundation on Linux crashes (SIGSEGV) turning a
+    /// set (marker 0xCn) into a Swift value, so sets are looked for before it parses.
+    static func binaryObjectMarkers(_ data: Data) -> [UInt8]? {
+        let b = [UInt8](data)
+        // "bplist00", the objects, the offset table, a 32-byte trailer.
+        guard b.count >= 40, b.starts(with: Array("bplist".utf8)) else { return nil }
+        let trailer = b.count - 32
+        func number(_ at: Int, _ size: Int) -> Int? {
+            guard size <= 7 || b[at] < 0x80 else { return nil } // would not fit in an Int
+            return b[at..<(at + size)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let offsetSize = Int(b[trailer + 6])
+        guard (1...8).contains(offsetSize), let count = number(trailer + 8, 8), let table = number(trailer + 24, 8),
+              table >= 8, table <= trailer, count <= (trailer - table) / offsetSize else { return nil }
+        var markers: [UInt8] = []
+        markers.reserveCapacity(count)
+        for i in 0..<count {
+            guard let offset = number(table + i * offsetSize, offsetSize), offset >= 8, offset < trailer else { return nil }
+            markers.append(b[offset])
+        }
+        return markers
     }
 
     static func plistType(_ value: Any) -> String {

@@ -211,8 +211,9 @@ struct FileIngest {
 
     static var formats: String { Container.allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// The file's first line (at most 80 bytes), quoted with control bytes escaped.
     static func firstLine(_ head: [UInt8]) -> String {
-        String(decoding: head.prefix(while: { $0 != 0x0a && $0 != 0x0d && $0 != 0 }).prefix(80), as: UTF8.self)
+        Printable.quote(Array(head.prefix(while: { $0 != 0x0a }).prefix(80)))
     }
 
     /// The last `YYYY-MM-DD` in a file name, as the end of that day (UTC).

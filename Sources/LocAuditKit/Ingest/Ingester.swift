@@ -154,6 +154,7 @@ public final class Ingester: @unchecked Sendable {
         case let e as ReadError: return "\(e.description) Nothing of this file was stored."
         case let e as FactsError: return e.description
         case let e as IngestError: return e.description
+        case let e as ArchiveError: return e.description
         case let e as DatabaseError: return StoreError(e, path: store.path).description
         default: return "\(error). Nothing of this file was stored."
         }

@@ -201,7 +201,8 @@ public final class Catalog: @unchecked Sendable {
         if utf8.first == UInt8(ascii: "{") {
             let msgHash = utf8.withUnsafeBufferPointer { Catalog.msgValue($0).map { fnv1a($0) } }
             let wanted = msgHash.flatMap { keysByMsg[$0] } ?? Catalog.linkKeySet
-            let fields = MessageFields.parse(bytes: utf8, wanted: wanted) ?? [:]
+            // Starts with "{", so nil means nested beyond what any message does.
+            guard let fields = MessageFields.parse(bytes: utf8, wanted: wanted) else { return .malformed }
             if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(Array(msg.utf8))] {
                 for i in indices where compiled[i].pattern.msg == msg {
                     if let event = compiled[i].event(fields: fields) { return compiled[i].complete(event) }
@@ -263,6 +264,8 @@ public enum Recognition: Sendable {
     case link(bundleId: String, pid: Int64)
     /// A pattern's message with a required column missing (cut short or redacted).
     case incomplete(pattern: String)
+    /// A JSON-like message nested deeper than `MessageFields.maxDepth`: no message at all.
+    case malformed
     case nothing
 }
 
@@ -290,7 +293,13 @@ struct CompiledPattern {
             }
             return c
         }
-        fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { (try column($0.key), $0.value.split(separator: ".").map(String.init)) }
+        fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { name, path in
+            let parts = path.split(separator: ".").map(String.init)
+            guard parts.count <= MessageFields.maxDepth else {
+                throw CatalogError(description: "pattern \"\(p.id)\": the key path of \"\(name)\" has \(parts.count) levels; no message nests deeper than \(MessageFields.maxDepth)")
+            }
+            return (try column(name), parts)
+        }
         required = try (p.require ?? []).map(column)
         constants = try (p.set ?? [:]).sorted { $0.key < $1.key }.compactMap { name, raw in
             let c = try column(name)

@@ -89,6 +89,9 @@ public struct Event: Sendable {
     /// The columns set, in the order they were set: an event has a handful, and a short
     /// array beats hashing on the ingest loop.
     public private(set) var columns: [(EventColumn, ColumnValue)] = []
+    /// A number that is not finite (`1e400` reads as infinity, `nan`) was given to a column
+    /// and left out: the store never holds one (the ingest counts the note `non-finite-number`).
+    private(set) var droppedNonFinite = false
 
     public init(kind: EventKind, pattern: String) {
         self.kind = kind
@@ -98,6 +101,11 @@ public struct Event: Sendable {
     public subscript(_ column: EventColumn) -> ColumnValue? {
         get { columns.first { $0.0 == column }?.1 }
         set {
+            var newValue = newValue
+            if case .real(let d)? = newValue, !d.isFinite {
+                droppedNonFinite = true
+                newValue = nil
+            }
             if let i = columns.firstIndex(where: { $0.0 == column }) {
                 if let newValue { columns[i].1 = newValue } else { columns.remove(at: i) }
             } else if let newValue {

@@ -18,7 +18,7 @@ public struct CivilDate: Sendable, Equatable, CustomStringConvertible {
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1970...9999).contains(year), (1...12).contains(month), day >= 1,
-              day <= LocalTime.daysInMonth(month, year: year) else { return nil }
+              day <= Timestamps.daysInMonth(month, year: year) else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -80,7 +80,7 @@ enum LocalTime {
         guard n >= 19, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
               p[10] == UInt8(ascii: " ") || p[10] == UInt8(ascii: "T"),
               let year = Timestamps.digits(p, 4), let month = Timestamps.digits(p + 5, 2), let day = Timestamps.digits(p + 8, 2),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
+              year >= 1, (1...12).contains(month), day >= 1, day <= Timestamps.daysInMonth(month, year: year),
               let seconds = clock(p, n, at: 11) else { return nil }
         var i = 19
         let micros = fraction(p, n, &i)
@@ -127,7 +127,7 @@ enum LocalTime {
         guard d1 >= 0, d1 <= 3, d2 >= 0, d2 <= 9, let year = Timestamps.digits(p + 20, 4), year >= 1,
               let seconds = clock(p, n, at: 11) else { return nil }
         let day = d1 * 10 + d2
-        guard day >= 1, day <= daysInMonth(m + 1, year: year) else { return nil }
+        guard day >= 1, day <= Timestamps.daysInMonth(m + 1, year: year) else { return nil }
         let local = Int64(Timestamps.daysFromCivil(year, m + 1, day)) * 86_400 + Int64(seconds)
         return (local * 1_000_000, 24)
     }

@@ -46,9 +46,16 @@ struct KeySet: Sendable {
 ///
 /// These are not always valid JSON (`<private>` stands unquoted, `<mask.hash: '…'>`
 /// appears, messages may be cut short), so this reader is tolerant: it takes every
-/// key it can read and stops quietly at the first thing it cannot.
+/// key it can read and stops quietly at the first thing it cannot. Only nesting deeper
+/// than `maxDepth` makes it give up on the whole message.
 public enum MessageFields {
-    /// The top-level keys of a JSON-like message, or nil if it does not start with `{`.
+    /// The deepest nesting of objects and arrays read: CoreLocation's messages and the
+    /// records of `log show` nest three or four levels. A deeper one is no such message
+    /// (and reading it could exhaust the stack), so it is not read at all.
+    public static let maxDepth = 64
+
+    /// The top-level keys of a JSON-like message, or nil if it does not start with `{`
+    /// or nests deeper than `maxDepth`.
     public static func parse(_ text: String) -> [String: FieldValue]? {
         parse(bytes: Array(text.utf8))
     }
@@ -59,7 +66,9 @@ public enum MessageFields {
             var i = 0
             skipSpace(b, &i)
             guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
-            return readObject(b, &i, wanted: wanted)
+            var tooDeep = false
+            let fields = readObject(b, &i, wanted: wanted, depth: 1, tooDeep: &tooDeep)
+            return tooDeep ? nil : fields
         }
     }
 
@@ -86,7 +95,9 @@ public enum MessageFields {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0a || b[i] == 0x0d { i += 1 }
     }
 
-    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?) -> [String: FieldValue] {
+    /// Reads an object (`i` at its `{`, `depth` counting it); sets `tooDeep` and stops
+    /// when something inside nests deeper than `maxDepth`.
+    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?, depth: Int, tooDeep: inout Bool) -> [String: FieldValue] {
         var result: [String: FieldValue] = [:]
         i += 1 // {
         while true {
@@ -109,18 +120,19 @@ public enum MessageFields {
             var childWanted: KeySet? = nil
             if let wanted, !wanted.all {
                 guard let child = wanted.child(keyBytes) else {
-                    guard skipValue(b, &i) else { return result }
+                    guard skipValue(b, &i, depth: depth, tooDeep: &tooDeep) else { return result }
                     continue
                 }
                 childWanted = child.all ? nil : child
             }
-            guard let value = readValue(b, &i, wanted: childWanted) else { return result }
+            guard let value = readValue(b, &i, wanted: childWanted, depth: depth, tooDeep: &tooDeep) else { return result }
             result[String(decoding: keyBytes, as: UTF8.self)] = value
         }
     }
 
-    /// Steps over a value without reading it; false at a value cut short.
-    private static func skipValue(_ b: Bytes, _ i: inout Int) -> Bool {
+    /// Steps over a value inside a container at `depth` without reading it; false at a
+    /// value cut short or nested too deep.
+    private static func skipValue(_ b: Bytes, _ i: inout Int, depth outer: Int, tooDeep: inout Bool) -> Bool {
         guard i < b.count else { return false }
         switch b[i] {
         case UInt8(ascii: "\""):
@@ -139,7 +151,10 @@ public enum MessageFields {
                 if inString {
                     if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inString = false }
                 } else if c == UInt8(ascii: "\"") { inString = true }
-                else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { depth += 1 }
+                else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                    depth += 1
+                    if outer + depth > maxDepth { tooDeep = true; return false }
+                }
                 else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
                     depth -= 1
                     if depth == 0 { i += 1; return true }
@@ -157,17 +172,20 @@ public enum MessageFields {
         }
     }
 
-    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?) -> FieldValue? {
+    /// Reads the value at `i` inside a container at `depth`.
+    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?, depth: Int, tooDeep: inout Bool) -> FieldValue? {
         guard i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "\""):
             return readString(b, &i).map(FieldValue.string)
         case UInt8(ascii: "{"):
-            return .object(readObject(b, &i, wanted: wanted))
+            guard depth < maxDepth else { tooDeep = true; return nil }
+            let object = readObject(b, &i, wanted: wanted, depth: depth + 1, tooDeep: &tooDeep)
+            return tooDeep ? nil : .object(object)
         case UInt8(ascii: "["):
             // Arrays are not needed by any pattern: keep them as written.
             let start = i
-            guard skipValue(b, &i) else { return nil }
+            guard skipValue(b, &i, depth: depth, tooDeep: &tooDeep) else { return nil }
             return .bare(String(decoding: Bytes(rebasing: b[start..<i]), as: UTF8.self))
         case UInt8(ascii: "<"):
             // <private> or <mask.hash: '...'>: read to the matching '>'.

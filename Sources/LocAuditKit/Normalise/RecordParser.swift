@@ -91,7 +91,8 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     public var linesRead = 0
     /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`).
     public var skipped: [String: Int] = [:]
-    /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`, ...).
+    /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`,
+    /// `number-out-of-range`, `non-finite-number`, ...).
     public var notes: [String: Int] = [:]
     public var eventsByKind: [String: Int] = [:]
     public var firstUS: Int64?
@@ -177,6 +178,8 @@ final class RecordParser {
     private(set) var sawContent = false
     /// The content has lines but none of this container's shape: the file is of another kind.
     var recognisesNothing: Bool { recognised == 0 && sawContent }
+    /// The object being accumulated has grown over `maxLineBytes`: dropped, counted `too-long` at its end.
+    private var jsonObjectTooLong = false
 
     init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
         self.container = container
@@ -348,6 +351,9 @@ final class RecordParser {
         case .badTimestamp:
             try emitPending()
             counts.skip("bad-timestamp", line: lineNumber)
+        case .malformed:
+            try emitPending()
+            counts.skip("malformed", line: lineNumber)
         case .other:
             if pending != nil {
                 counts.note("continuation")
@@ -463,9 +469,12 @@ final class RecordParser {
             return
         case .incomplete:
             counts.skip("incomplete", line: line)
+        case .malformed:
+            counts.skip("malformed", line: line)
         case .link(let bundleId, let linkPid):
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
+            if event.droppedNonFinite { counts.note("non-finite-number") }
             if event.scope == .app, event[.appPid] == nil, let pid { event[.appPid] = .integer(pid) }
             if message.utf8.count > RecordParser.maxMessageBytes {
                 counts.note("message-truncated")
@@ -544,7 +553,11 @@ final class RecordParser {
             process = path.split(separator: "/").last.map(String.init) ?? path
         }
         var pid: Int64? = nil
-        if case .number(let n)? = fields["processID"] { pid = Int64(n) }
+        if case .number(let n)? = fields["processID"] {
+            // 1e300, 1.5: no pid; the record is still read.
+            pid = Int64(exactly: n)
+            if pid == nil { counts.note("number-out-of-range") }
+        }
         try recognise(scratch, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
     }
 
@@ -564,16 +577,24 @@ final class RecordParser {
             switch c {
             case UInt8(ascii: "\""): jsonInString = true
             case UInt8(ascii: "{"):
-                if jsonDepth == 0 { objectStart = i; jsonObjectLine = lineNumber; jsonObject.removeAll(keepingCapacity: true) }
+                if jsonDepth == 0 {
+                    objectStart = i
+                    jsonObjectLine = lineNumber
+                    jsonObject.removeAll(keepingCapacity: true)
+                    jsonObjectTooLong = false
+                }
                 jsonDepth += 1
             case UInt8(ascii: "}"):
                 jsonDepth -= 1
                 if jsonDepth == 0 {
-                    jsonObject.append(contentsOf: UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
-                    jsonObject.append(0x0a)
+                    appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
                     objectStart = nil
-                    let object = jsonObject
-                    try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
+                    if jsonObjectTooLong {
+                        counts.skip("too-long", line: jsonObjectLine)
+                    } else {
+                        let object = jsonObject
+                        try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
+                    }
                     jsonObject.removeAll(keepingCapacity: true)
                 } else if jsonDepth < 0 {
                     jsonDepth = 0
@@ -582,10 +603,19 @@ final class RecordParser {
             default: break
             }
         }
-        if jsonDepth > 0 {
-            jsonObject.append(contentsOf: UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...]))
-            jsonObject.append(0x0a)
+        if jsonDepth > 0 { appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...])) }
+    }
+
+    /// Adds a line's part of the object being accumulated, up to `maxLineBytes` for the object.
+    private func appendJSONObject(_ part: UnsafeBufferPointer<UInt8>) {
+        if jsonObjectTooLong { return }
+        if jsonObject.count + part.count + 1 > RecordParser.maxLineBytes {
+            jsonObjectTooLong = true
+            jsonObject = []
+            return
         }
+        jsonObject.append(contentsOf: part)
+        jsonObject.append(0x0a)
     }
 
     /// pymobiledevice3 `--label` appends ` [subsystem][category]` to the message: not part of it

@@ -29,6 +29,8 @@ enum TextLine {
     case other
     /// Looks like a record but its timestamp cannot be read.
     case badTimestamp
+    /// A record start whose prefix is damaged: a pid of more than 18 digits, no `[pid]` before `]:`.
+    case malformed
 }
 
 /// The prefix parsers of the three text containers. Each looks only at fixed
@@ -37,7 +39,7 @@ enum TextHeaders {
     /// `Nov 12 12:24:58 iPad locationd(CoreLocation)[64] <Notice>: message`
     /// (device name may be missing or empty).
     static func idevicesyslog(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
-        let p = b.baseAddress!
+        guard let p = b.baseAddress else { return .other }
         let n = b.count
         if n > 0, p[0] == UInt8(ascii: "[") || p[0] == UInt8(ascii: "-") {
             if startsWith(b, "[connected") || startsWith(b, "[disconnected") || startsWith(b, "--- last message repeated") {
@@ -85,21 +87,23 @@ enum TextHeaders {
                 procStart = i + 1
             }
         }
-        let pid = Timestamps.digits(p + pidOpen + 1, pidClose - pidOpen - 1).map(Int64.init)
+        // The brackets hold digits only (levelMarker): no value means too many of them.
+        guard let pid = Timestamps.digits(p + pidOpen + 1, pidClose - pidOpen - 1) else { return .malformed }
         return .record(TextHeader(timeUS: nil, offset: nil, syslogStamp: stamp, process: procStart..<procEnd,
-                                  pid: pid, device: device, messageStart: msgStart, micros: micros))
+                                  pid: Int64(pid), device: device, messageStart: msgStart, micros: micros))
     }
 
     /// Finds `[pid] <Level>: ` and returns the bracket positions and the message start.
     static func levelMarker(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> (Int, Int, Int)? {
-        let p = b.baseAddress!
+        guard let p = b.baseAddress else { return nil }
         let n = b.count
         var i = from
         while i < n {
             guard let hit = memchr(p + i, Int32(UInt8(ascii: "]")), n - i) else { return nil }
             let close = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p
             // "] <Level>: "
-            if close + 3 < n, p[close + 1] == 0x20, p[close + 2] == UInt8(ascii: "<") {
+            // (A "]" at `from` leaves no room for its "[".)
+            if close > from, close + 3 < n, p[close + 1] == 0x20, p[close + 2] == UInt8(ascii: "<") {
                 var j = close + 3
                 while j < n, (p[j] >= UInt8(ascii: "A") && p[j] <= UInt8(ascii: "Z")) || (p[j] >= UInt8(ascii: "a") && p[j] <= UInt8(ascii: "z"))
                     || p[j] == UInt8(ascii: "_") { j += 1 }
@@ -119,7 +123,7 @@ enum TextHeaders {
 
     /// `2022-07-22 15:25:28.004991+0200 0x47c573   Default     0x18b908   351    0    locationd: (CoreLocation) [com.apple.locationd.Core:Client] message`
     static func logShow(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
-        let p = b.baseAddress!
+        guard let p = b.baseAddress else { return .other }
         let n = b.count
         guard let stamp = Timestamps.parseISOLike(b) else {
             return LogBanner.isBanner(b) ? .noise : .other
@@ -137,6 +141,7 @@ enum TextHeaders {
         }
         while i < n, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
         let pid = Timestamps.digits(p + columns[3].lowerBound, columns[3].count).map(Int64.init)
+        if pid == nil, Timestamps.isDigits(p + columns[3].lowerBound, columns[3].count) { return .malformed }
         // "process: " — the process name ends at the first ": ".
         let procStart = i
         while i + 1 < n, !(p[i] == UInt8(ascii: ":") && p[i + 1] == 0x20) { i += 1 }
@@ -152,7 +157,7 @@ enum TextHeaders {
 
     /// `2019-08-22 18:21:26.169429+0300  localhost locationd[29104]: message`
     static func logSyslog(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
-        let p = b.baseAddress!
+        guard let p = b.baseAddress else { return .other }
         let n = b.count
         guard let stamp = Timestamps.parseISOLike(b) else {
             return LogBanner.isBanner(b) ? .noise : .other
@@ -167,9 +172,12 @@ enum TextHeaders {
         // process[(lib)][pid]: — find "]: ".
         while i + 1 < n, !(p[i] == UInt8(ascii: "]") && p[i + 1] == UInt8(ascii: ":")) { i += 1 }
         guard i + 1 < n else { return .badTimestamp }
+        // The "[" of the pid, between the process's first byte and the "]".
         var open = i - 1
         while open > procStart, p[open] != UInt8(ascii: "[") { open -= 1 }
+        guard open >= procStart, open < i, p[open] == UInt8(ascii: "[") else { return .malformed }
         let pid = Timestamps.digits(p + open + 1, i - open - 1).map(Int64.init)
+        if pid == nil, Timestamps.isDigits(p + open + 1, i - open - 1) { return .malformed }
         var procEnd = open
         if procEnd > procStart, p[procEnd - 1] == UInt8(ascii: ")") {
             var j = procEnd - 1
@@ -183,7 +191,7 @@ enum TextHeaders {
 
     /// Skips `(Library) ` and `[subsystem:category] ` before a unified-log message.
     private static func skipLibraryAndSubsystem(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
-        let p = b.baseAddress!
+        guard let p = b.baseAddress else { return from }
         let n = b.count
         var i = from
         if i < n, p[i] == UInt8(ascii: "(") {
@@ -203,6 +211,7 @@ enum TextHeaders {
     @inline(__always)
     static func startsWith(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
         let count = s.utf8CodeUnitCount
-        return b.count >= count && memcmp(b.baseAddress!, s.utf8Start, count) == 0
+        guard let base = b.baseAddress, b.count >= count else { return false }
+        return memcmp(base, s.utf8Start, count) == 0
     }
 }

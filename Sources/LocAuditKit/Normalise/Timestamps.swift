@@ -1,7 +1,27 @@
 import Foundation
 
 /// Fast, allocation-free timestamp reading for the containers' fixed formats.
+///
+/// A stamp is read only if it names a real date (no `Feb 30`, no `25:00`, an offset under
+/// 24 hours) within years 1 to 9999 in UTC: anything else is a bad timestamp, so that
+/// no arithmetic on a time can overflow and every stored time prints as ISO 8601.
 enum Timestamps {
+    /// The times a stamp may stand for: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z.
+    static let validUS: ClosedRange<Int64> = Int64(daysFromCivil(1, 1, 1)) * 86_400_000_000...(Int64(daysFromCivil(10_000, 1, 1)) * 86_400_000_000 - 1)
+    /// The years a year-less stamp may be given.
+    static let validYears = 1...9999
+
+    /// Days in a month of the Gregorian calendar; February has 29 when the year is not known.
+    static func daysInMonth(_ month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// Days from 1970-01-01 to a civil date (Howard Hinnant's algorithm).
     static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
         let y = m <= 2 ? y0 - 1 : y0
@@ -13,8 +33,11 @@ enum Timestamps {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The value of `count` decimal digits; nil when a byte is no digit, or when there are
+    /// none or more than 18 (so that the value always fits, whatever the input).
     @inline(__always)
     static func digits(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        guard count > 0, count <= 18 else { return nil }
         var v = 0
         for i in 0..<count {
             let c = Int(p[i]) &- 48
@@ -22,6 +45,11 @@ enum Timestamps {
             v = v * 10 + c
         }
         return v
+    }
+
+    /// Whether `count` bytes are all decimal digits (at least one).
+    static func isDigits(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        count > 0 && (0..<count).allSatisfy { p[$0] >= 48 && p[$0] <= 57 }
     }
 
     /// `2022-07-22 15:25:28.004991+0200` (also `T` for the space, `Z`, `+02:00`, any fraction length).
@@ -33,7 +61,7 @@ enum Timestamps {
               p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
               let year = digits(p, 4), let month = digits(p + 5, 2), let day = digits(p + 8, 2),
               let hour = digits(p + 11, 2), let minute = digits(p + 14, 2), let second = digits(p + 17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
         var micros = 0
@@ -55,7 +83,7 @@ enum Timestamps {
             guard i + 2 <= b.count, let hh = digits(p + i, 2) else { return nil }
             i += 2
             if i < b.count, p[i] == UInt8(ascii: ":") { i += 1 }
-            guard i + 2 <= b.count, let mm = digits(p + i, 2) else { return nil }
+            guard i + 2 <= b.count, let mm = digits(p + i, 2), hh < 24, mm < 60 else { return nil }
             i += 2
             offset = sign * (hh * 3600 + mm * 60)
         } else {
@@ -63,7 +91,9 @@ enum Timestamps {
         }
         let days = daysFromCivil(year, month, day)
         let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        return ((local - Int64(offset)) * 1_000_000 + Int64(micros), Int32(offset), i)
+        let us = (local - Int64(offset)) * 1_000_000 + Int64(micros)
+        guard validUS.contains(us) else { return nil }
+        return (us, Int32(offset), i)
     }
 
     private static let months: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -81,17 +111,22 @@ enum Timestamps {
               let hour = digits(p + 7, 2), let minute = digits(p + 10, 2), let second = digits(p + 13, 2),
               hour < 24, minute < 60, second < 61 else { return nil }
         let day = d1 * 10 + d2
-        guard day >= 1 && day <= 31 else { return nil }
+        guard day >= 1 && day <= daysInMonth(m + 1, year: nil) else { return nil }
         return (m + 1, day, hour * 3600 + minute * 60 + second)
     }
 
-    /// ISO 8601 UTC text for the `time` column: `2022-07-22T13:25:28.004991Z`.
+    /// ISO 8601 UTC text for the `time` column: `2022-07-22T13:25:28.004991Z`. Any value
+    /// prints (a year outside 0-9999 with as many digits as it needs), none traps.
     static func isoUTC(_ us: Int64) -> String {
-        let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
-        let micros = Int(us - seconds * 1_000_000)
-        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        let secOfDay = Int(seconds - Int64(days) * 86_400)
+        // Floor division without the overflow of `us - 999_999` near Int64.min.
+        var seconds = us / 1_000_000, micros = Int(us % 1_000_000)
+        if micros < 0 { micros += 1_000_000; seconds -= 1 }
+        var days = Int(seconds / 86_400), secOfDay = Int(seconds % 86_400)
+        if secOfDay < 0 { secOfDay += 86_400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
+        guard (0...9999).contains(y) else {
+            return "\(y)-" + String(format: "%02d-%02dT%02d:%02d:%02d.%06dZ", m, d, secOfDay / 3600, secOfDay / 60 % 60, secOfDay % 60, micros)
+        }
         return String(unsafeUninitializedCapacity: 27) { buf in
             func put(_ v: Int, _ width: Int, at: Int) {
                 var v = v
@@ -139,7 +174,8 @@ enum Timestamps {
 /// so far, in either direction: across New Year forward, and a late `Dec 31` line after
 /// `Jan  1` stays in the old year. A line behind the latest one (a backward step) never
 /// moves that reference, so it cannot carry the lines after it into another year. A date
-/// that does not exist in its year (Feb 30, Apr 31, Feb 29 in a common year) is none.
+/// that does not exist in its year (Feb 30, Apr 31, Feb 29 in a common year), or a year
+/// outside 1-9999, is none.
 struct SyslogClock {
     private let zone: TimeZone?
     /// `--year`, or the file date's year and month (the first line's year is inferred from them).
@@ -151,14 +187,16 @@ struct SyslogClock {
 
     init(firstLineYear: Int?, fileDate: Date?, zone: TimeZone?) {
         self.zone = zone
+        // Held just outside the valid years at most, so that rolling it never overflows.
+        func clamped(_ y: Int) -> Int { min(max(y, Timestamps.validYears.lowerBound - 1), Timestamps.validYears.upperBound + 1) }
         if let y = firstLineYear {
-            firstYear = y
+            firstYear = clamped(y)
             fileMonth = nil
         } else {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone ?? TimeZone(identifier: "UTC")!
             let date = fileDate ?? Date()
-            firstYear = calendar.component(.year, from: date)
+            firstYear = clamped(calendar.component(.year, from: date))
             fileMonth = calendar.component(.month, from: date)
         }
     }
@@ -177,7 +215,7 @@ struct SyslogClock {
             year = firstYear
             if let fileMonth, month > fileMonth { year -= 1 }
         }
-        guard day <= Timestamps.daysIn(month: month, year: year) else { return nil }
+        guard Timestamps.validYears.contains(year), day <= Timestamps.daysInMonth(month, year: year) else { return nil }
         let placed = local(year)
         let backwards = latest.map { placed < $0 } ?? false
         if !backwards {

@@ -112,8 +112,8 @@ final class TarReader {
         }
     }
 
-    private func damaged(_ what: String) -> IngestError {
-        IngestError(description: "the archive is damaged at byte \(offset) of its content: \(what). Copy it again from the device or the share (`tar -tzf FILE` shows the same).")
+    private func damaged(_ what: String) -> ArchiveError {
+        ArchiveError(description: "the archive is damaged at byte \(offset) of its content: \(what). Copy it again from the device or the share (`tar -tzf FILE` shows the same).")
     }
 
     private func readHeader() throws {
@@ -208,4 +208,9 @@ final class TarReader {
         }
         return path
     }
+}
+
+/// Why an archive could not be read: where, and what to do.
+struct ArchiveError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -1,0 +1,130 @@
+// libFuzzer entry point for the parsers that read untrusted bytes.
+//
+// Not part of the package: scripts/fuzz.sh compiles this file together with the parser
+// sources of LocAuditKit (one module, so nothing internal has to be made public) with
+// `-parse-as-library -sanitize=fuzzer,address`. LOCAUDIT_FUZZ_TARGET picks the parser;
+// the targets and what each calls are in `FuzzTarget`.
+import Foundation
+
+enum FuzzTarget: String, CaseIterable {
+    // Each container's record parser, with the built-in catalog (text headers, timestamps,
+    // the syslog clock, vis decoding, JSON records, the JSON-array splitter, messages).
+    case idevicesyslog, logShow = "log-show", logSyslog = "log-syslog", logNDJSON = "log-ndjson", logJSON = "log-json"
+    case privacyReport = "privacy-report"
+    case console, pymobiledevice3, pymobiledevice3JSON = "pymobiledevice3-json", bsdSyslog = "bsd-syslog"
+    case mobileInstallation = "mobile-installation", messageOnly = "message-only"
+    /// A sysdiagnose archive: the tar reader over the content, then its MobileInstallation members.
+    case sysdiagnose
+    /// MessageFields on any bytes, and the catalog's recognition of a message.
+    case messageFields = "message-fields"
+    /// The ISO and syslog stamp parsers, the syslog clock and isoUTC.
+    case timestamps
+    /// idevicesyslog's vis(3) escapes.
+    case vis
+    /// JSONScan: a string value by key, and the unescaping of a string.
+    case jsonUnescape = "json-unescape"
+    /// An app's Info.plist (XML or binary).
+    case infoPlist = "info-plist"
+    /// `ideviceinfo` output.
+    case ideviceinfo
+    /// Container detection from a file's first bytes, and the quoting of an unknown one.
+    case detect
+}
+
+let target: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["LOCAUDIT_FUZZ_TARGET"] ?? ""
+    guard let t = FuzzTarget(rawValue: name) else {
+        fatalError("LOCAUDIT_FUZZ_TARGET must be one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " ")) (got '\(name)')")
+    }
+    return t
+}()
+
+final class NullSink: ParseSink {
+    func event(_ e: ParsedEvent) throws { precondition(Timestamps.validUS.contains(e.timeUS), "event time out of range") }
+    func link(bundleId: String, pid: Int64, timeUS: Int64) throws {}
+    func deviceNamed(_ name: String) throws {}
+}
+
+let catalog = Catalog.builtin
+let paris = TimeZone(identifier: "Europe/Paris")
+let eventMessageKey = Array("\"eventMessage\"".utf8)
+
+/// The first four bytes as a signed number (years, offsets), else 0.
+func int32(_ b: [UInt8]) -> Int {
+    b.count < 4 ? 0 : Int(Int32(bitPattern: UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])))
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+    switch target {
+    case .idevicesyslog, .logShow, .logSyslog, .logNDJSON, .logJSON, .privacyReport, .console, .pymobiledevice3,
+         .pymobiledevice3JSON, .bsdSyslog, .mobileInstallation, .messageOnly, .sysdiagnose:
+        let container = Container(rawValue: target.rawValue)!
+        let parser = RecordParser(container: container, catalog: catalog,
+                                  options: ParseOptions(year: nil, zone: paris, fileDate: Date(timeIntervalSince1970: 1_795_000_000)),
+                                  sink: NullSink())
+        // Two chunks, so that a line is also carried over a chunk boundary.
+        let half = bytes.count / 2
+        do {
+            try parser.consume(Array(bytes[..<half]))
+            try parser.consume(Array(bytes[half...]))
+        } catch is ArchiveError {
+            return 0 // a damaged archive is refused as a whole: an error, not a crash
+        } catch {
+            fatalError("\(error)")
+        }
+        try? parser.finish(complete: true)
+        if let first = parser.counts.firstUS { _ = Timestamps.isoUTC(first) }
+        if let last = parser.counts.lastUS { _ = Timestamps.isoUTC(last) }
+    case .messageFields:
+        _ = MessageFields.parse(bytes: bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let utf8 = Array(text.utf8)
+        _ = utf8.withUnsafeBufferPointer { catalog.isCandidate($0) }
+        if case .event(let event) = catalog.recognise(text, utf8: utf8) {
+            for (_, value) in event.columns {
+                if case .real(let d) = value { precondition(d.isFinite, "a non-finite number in an event") }
+            }
+        }
+    case .timestamps:
+        bytes.withUnsafeBufferPointer { b in
+            if let t = Timestamps.parseISOLike(b) {
+                precondition(Timestamps.validUS.contains(t.us), "an ISO stamp out of range")
+                let back = Array(Timestamps.isoUTC(t.us).utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0) }
+                precondition(back?.us == t.us, "isoUTC does not read back")
+            }
+            if let base = b.baseAddress, let stamp = Timestamps.parseSyslogStamp(base, b.count) {
+                // The clock from any first-line year, then one month a byte.
+                var clock = SyslogClock(firstLineYear: int32(bytes), fileDate: nil, zone: paris)
+                for month in [stamp.month] + bytes.dropFirst(15).map({ Int($0 % 12) + 1 }) {
+                    if let placed = clock.place(month: month, day: stamp.day, seconds: stamp.seconds) {
+                        _ = Timestamps.isoUTC(clock.utc(local: placed.local).us)
+                    }
+                }
+            }
+            if bytes.count >= 8 {
+                _ = Timestamps.isoUTC(Int64(bitPattern: bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+            }
+        }
+    case .vis:
+        var out: [UInt8] = []
+        bytes.withUnsafeBufferPointer { VisDecoding.decode($0, into: &out) }
+    case .jsonUnescape:
+        var out: [UInt8] = []
+        bytes.withUnsafeBufferPointer { b in
+            var i = 0
+            _ = JSONScan.unescape(b, &i, into: &out)
+            precondition(i <= b.count)
+            _ = JSONScan.string(key: eventMessageKey, in: b, into: &out)
+        }
+    case .infoPlist:
+        _ = try? AppFacts.read(Data(bytes))
+    case .ideviceinfo:
+        _ = DeviceFacts.parse(ideviceinfo: String(decoding: bytes, as: UTF8.self)).majorVersion
+    case .detect:
+        _ = Container.detect(bytes)
+        _ = Printable.quote(Array(bytes.prefix(256)))
+    }
+    return 0
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Fuzzes every parser that reads untrusted bytes, with libFuzzer and AddressSanitizer.
+#
+#   scripts/fuzz.sh [SECONDS]    runs each target for SECONDS (default 60)
+#   scripts/fuzz.sh --check      exit 0 if the sanitizer runtimes are here, 3 (and why) if not
+#
+# Builds fuzz/FuzzTargets.swift together with the parser sources of LocAuditKit (one
+# module: no package build, no GRDB, no internals made public) with
+# `swiftc -parse-as-library -sanitize=fuzzer,address`, into $FUZZ_OUT (default .build-fuzz,
+# git-ignored); rebuilt only when a source changed. The targets (fuzz/FuzzTargets.swift):
+# each container's record parser (idevicesyslog, log-show, log-syslog, log-ndjson,
+# log-json, privacy-report, console, pymobiledevice3, pymobiledevice3-json, bsd-syslog,
+# mobile-installation, message-only, sysdiagnose with its tar reader) with the built-in catalog, message-fields, timestamps, vis,
+# json-unescape, info-plist, ideviceinfo, detect.
+#
+# Seeds: samples/ and ../shared/fixtures/real/ (gzip inflated, cut at line ends into pieces
+# of at most 4 KiB), read at run time; each target keeps the inputs it finds in
+# $FUZZ_OUT/corpus/TARGET. Prints the inputs executed per target and in total; exits 1 on
+# any crash, with the crashing input under $FUZZ_OUT/crashes/ and the command that replays it.
+# Environment: FUZZ_OUT, FUZZ_TARGETS (a space-separated subset), FUZZ_MAX_LEN (default 8192).
+
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+OUT=${FUZZ_OUT:-.build-fuzz}
+MAX_LEN=${FUZZ_MAX_LEN:-8192}
+ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose message-fields timestamps vis json-unescape info-plist ideviceinfo detect"
+TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
+
+die() { echo "fuzz: $*" >&2; exit "${2:-1}"; }
+
+command -v swiftc >/dev/null || die "swiftc is not on PATH" 3
+RESOURCES=$(swiftc -print-target-info | sed -n 's/.*"runtimeResourcePath": *"\([^"]*\)".*/\1/p' | head -n 1)
+RUNTIME_DIR="$RESOURCES/clang/lib/linux"
+for lib in fuzzer asan; do
+    ls "$RUNTIME_DIR"/libclang_rt.$lib-*.a >/dev/null 2>&1 ||
+        die "no libFuzzer/AddressSanitizer runtime (libclang_rt.$lib) in $RUNTIME_DIR: this Swift toolchain cannot fuzz" 3
+done
+if [[ ${1:-} == --check ]]; then
+    echo "fuzz: runtimes in $RUNTIME_DIR"
+    exit 0
+fi
+SECONDS_EACH=${1:-60}
+[[ $SECONDS_EACH =~ ^[0-9]+$ && $SECONDS_EACH -gt 0 ]] || die "SECONDS must be a positive whole number (got '$SECONDS_EACH')" 2
+
+# ---------------------------------------------------------------- build
+SOURCES=(Sources/LocAuditKit/Normalise/*.swift
+         Sources/LocAuditKit/Read/ByteSearch.swift Sources/LocAuditKit/Read/Handoff.swift Sources/LocAuditKit/Read/Printable.swift Sources/LocAuditKit/Read/TarReader.swift
+         Sources/LocAuditKit/Facts/AppFacts.swift Sources/LocAuditKit/Facts/DeviceFacts.swift Sources/LocAuditKit/Facts/IOSBuild.swift
+         fuzz/FuzzTargets.swift)
+BIN="$OUT/locaudit-fuzz"
+mkdir -p "$OUT"
+STAMP=$(cat "${SOURCES[@]}" "$0" | sha256sum | cut -d' ' -f1)
+if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
+    echo "fuzz: building $BIN" >&2
+    # (ld.gold's "Cannot export local symbol '__asan_...'" warnings are harmless: in the log only.)
+    swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz \
+        -o "$BIN.$$" "${SOURCES[@]}" >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
+    mv -f "$BIN.$$" "$BIN"
+    echo "$STAMP" >"$OUT/.stamp"
+fi
+
+# ---------------------------------------------------------------- seeds
+# (A directory of this run's own, so that two runs at once do not trip over each other.)
+SEEDS=$(mktemp -d "$OUT/seeds.XXXXXX")
+trap 'rm -rf "$SEEDS"' EXIT
+n=0
+while IFS= read -r -d '' f; do
+    n=$((n + 1))
+    case $f in
+        *.gz) gzip -dc "$f" 2>/dev/null | split -C 4096 - "$SEEDS/$n-" || true ;;
+        *) split -C 4096 "$f" "$SEEDS/$n-" ;;
+    esac
+done < <(find samples ../shared/fixtures/real -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
+echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/ and ../shared/fixtures/real/" >&2
+
+# ---------------------------------------------------------------- run
+mkdir -p "$OUT/crashes" "$OUT/logs"
+TOTAL=0 CRASHES=0 RAN=0
+printf '%-20s %12s  %s\n' target inputs seconds
+# One process runs at most ROUND seconds, then the next goes on from the corpus: Foundation
+# leaks a CFError on every unreadable property list (LeakSanitizer shows it), so info-plist's
+# memory grows by about 1 GB a minute and would end in libFuzzer's 4 GB out-of-memory stop.
+ROUND=180
+for t in $TARGETS; do
+    [[ " $ALL_TARGETS " == *" $t "* ]] || die "unknown target '$t' (targets: $ALL_TARGETS)" 2
+    mkdir -p "$OUT/corpus/$t"
+    log="$OUT/logs/$t.log"
+    rc=0 runs=0 left=$SECONDS_EACH
+    start=$(date +%s)
+    while ((left > 0 && rc == 0)); do
+        slice=$((left < ROUND ? left : ROUND))
+        left=$((left - slice))
+        LOCAUDIT_FUZZ_TARGET=$t ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+            "$BIN" -max_total_time="$slice" -max_len="$MAX_LEN" -timeout=20 -rss_limit_mb=4096 \
+            -print_final_stats=1 -artifact_prefix="$OUT/crashes/$t-" "$OUT/corpus/$t" "$SEEDS" >"$log" 2>&1 || rc=$?
+        n=$(awk '/^stat::number_of_executed_units:/ { print $NF }' "$log" | tail -n 1)
+        runs=$((runs + ${n:-0}))
+    done
+    took=$(( $(date +%s) - start ))
+    TOTAL=$((TOTAL + runs))
+    RAN=$((RAN + 1))
+    printf '%-20s %12s  %s\n' "$t" "$runs" "$took"
+    if ((rc != 0)); then
+        CRASHES=$((CRASHES + 1))
+        artifact=$(grep -o "Test unit written to .*" "$log" | tail -n 1 | sed 's/Test unit written to //')
+        echo "fuzz: $t CRASHED (exit $rc); input: ${artifact:-see $log}" >&2
+        echo "fuzz:   replay: LOCAUDIT_FUZZ_TARGET=$t $BIN ${artifact:-CRASH-FILE}; log: $log" >&2
+        grep -m 5 -E "ERROR: |Fatal error|SUMMARY" "$log" >&2 || true
+    fi
+done
+echo "total: $TOTAL inputs in $RAN targets, $SECONDS_EACH s each, $CRASHES crashed"
+((CRASHES == 0)) || exit 1
