@@ -32,6 +32,8 @@ public final class AppEvent: Sendable {
     public let purposeKey: String?
     public let visible: Bool?
     public let intent: String?
+    /// Of a termination: whether the user killed the app; nil when the line does not say.
+    public let userKill: Bool?
 
     public let status: AuthorizationStatus?
 
@@ -39,7 +41,7 @@ public final class AppEvent: Sendable {
     static let selection = """
         id, kind, time_us, device_id, bundle_id, app_pid, source_id, line, status, accuracy, temporary, provisional,
         reason, app_state, service, call, horizontal_accuracy, location_private, property, value, prompt_kind,
-        prompt_options, choice, purpose_key, visible, intent
+        prompt_options, choice, purpose_key, visible, intent, user_kill
         """
 
     /// Reads the current row of a statement selecting `selection`; nil for an unknown kind.
@@ -78,6 +80,7 @@ public final class AppEvent: Sendable {
         purposeKey = text(23)
         visible = flag(24)
         intent = text(25)
+        userKill = flag(26)
     }
 
     /// A location delivered to the app.

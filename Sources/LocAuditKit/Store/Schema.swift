@@ -164,6 +164,9 @@ enum Schema {
                 ALTER TABLE audit_runs ADD COLUMN checks TEXT;    -- JSON [{subject, rule, notEvaluable, findings}]
                 """)
         },
+        Migration("v4: terminations keep whether the user killed the app") { db in
+            try db.execute(sql: "ALTER TABLE events ADD COLUMN user_kill INTEGER")
+        },
     ] }
 
     /// What a database holds, before anything is written to it.
