@@ -39,7 +39,10 @@ struct KeySet: Sendable {
         children[key] = child
     }
 
-    func child(_ key: UnsafeBufferPointer<UInt8>) -> KeySet? { children[fnv1a(key)] }
+    /// The set below `key`; with `foldCase`, `key` is compared in lower case (the paths were inserted so).
+    func child(_ key: UnsafeBufferPointer<UInt8>, foldCase: Bool) -> KeySet? {
+        children[foldCase ? fnv1aLowercased(key) : fnv1a(key)]
+    }
 }
 
 /// Reads the keys of CoreLocation's `{"msg":"...", "key":value, ...}` messages.
@@ -53,15 +56,21 @@ public enum MessageFields {
         parse(bytes: Array(text.utf8))
     }
 
-    /// The keys of a message given as UTF-8 bytes; with `wanted`, only those keys.
-    static func parse(bytes: [UInt8], wanted: KeySet? = nil) -> [String: FieldValue]? {
+    /// The keys of a message given as UTF-8 bytes; with `wanted`, only those keys. With
+    /// `foldCase`, keys are read in lower case (ASCII), at every depth: Apple spells one key
+    /// `client`, `Client` or `bundleID`, `bundleId` from one release to the next.
+    static func parse(bytes: [UInt8], wanted: KeySet? = nil, foldCase: Bool = false) -> [String: FieldValue]? {
         bytes.withUnsafeBufferPointer { b in
             var i = 0
             skipSpace(b, &i)
             guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
-            return readObject(b, &i, wanted: wanted)
+            var depth = 0
+            return readObject(b, &i, wanted: wanted, fold: foldCase, depth: &depth)
         }
     }
+
+    /// Objects nested deeper than this are kept as written, not read (no message needs more).
+    static let maxDepth = 16
 
     /// Looks up a dotted key path (`location.horizontalAccuracy`).
     public static func lookup(_ path: String, in fields: [String: FieldValue]) -> FieldValue? {
@@ -86,8 +95,10 @@ public enum MessageFields {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0a || b[i] == 0x0d { i += 1 }
     }
 
-    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?) -> [String: FieldValue] {
+    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?, fold: Bool, depth: inout Int) -> [String: FieldValue] {
         var result: [String: FieldValue] = [:]
+        depth += 1
+        defer { depth -= 1 }
         i += 1 // {
         while true {
             skipSpace(b, &i)
@@ -108,14 +119,15 @@ public enum MessageFields {
             let keyBytes = Bytes(rebasing: b[keyStart..<keyEnd])
             var childWanted: KeySet? = nil
             if let wanted, !wanted.all {
-                guard let child = wanted.child(keyBytes) else {
+                guard let child = wanted.child(keyBytes, foldCase: fold) else {
                     guard skipValue(b, &i) else { return result }
                     continue
                 }
                 childWanted = child.all ? nil : child
             }
-            guard let value = readValue(b, &i, wanted: childWanted) else { return result }
-            result[String(decoding: keyBytes, as: UTF8.self)] = value
+            guard let value = readValue(b, &i, wanted: childWanted, fold: fold, depth: &depth) else { return result }
+            let key = String(decoding: keyBytes, as: UTF8.self)
+            result[fold ? key.lowercased() : key] = value
         }
     }
 
@@ -157,13 +169,17 @@ public enum MessageFields {
         }
     }
 
-    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?) -> FieldValue? {
+    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?, fold: Bool, depth: inout Int) -> FieldValue? {
         guard i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "\""):
             return readString(b, &i).map(FieldValue.string)
+        case UInt8(ascii: "{") where depth >= maxDepth:
+            let start = i
+            guard skipValue(b, &i) else { return nil }
+            return .bare(String(decoding: Bytes(rebasing: b[start..<i]), as: UTF8.self))
         case UInt8(ascii: "{"):
-            return .object(readObject(b, &i, wanted: wanted))
+            return .object(readObject(b, &i, wanted: wanted, fold: fold, depth: &depth))
         case UInt8(ascii: "["):
             // Arrays are not needed by any pattern: keep them as written.
             let start = i

@@ -402,7 +402,7 @@ final class RecordParser {
             message = String(decoding: bytes, as: UTF8.self)
             utf8 = Array(message.utf8)
         }
-        switch catalog.recognise(message, utf8: utf8) {
+        switch catalog.recognise(message, utf8: utf8, process: process) {
         case .nothing:
             return
         case .incomplete:
@@ -410,6 +410,12 @@ final class RecordParser {
         case .link(let bundleId, let linkPid):
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
+            if event.scope == .app, catalog.isSystemProcess(process) {
+                // iOS's own CLLocationManager (routined, contextstored, ...): its line, no app's.
+                event.scope = .system
+                event[.appPid] = nil
+                event[.bundleId] = nil
+            }
             if event.scope == .app, event[.appPid] == nil, let pid { event[.appPid] = .integer(pid) }
             if message.utf8.count > RecordParser.maxMessageBytes {
                 counts.note("message-truncated")
