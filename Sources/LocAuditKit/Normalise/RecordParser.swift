@@ -85,7 +85,7 @@ public struct ParseOptions: Sendable {
 /// What parsing one file found, for the source row and the summary.
 public struct ParseCounts: Sendable, Codable, Equatable {
     public var linesRead = 0
-    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`).
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`).
     public var skipped: [String: Int] = [:]
     /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`, ...).
     public var notes: [String: Int] = [:]
@@ -146,6 +146,8 @@ final class RecordParser {
     /// For fingerprints: how often each identical (time, line content) was seen at the current time.
     private var sameTimeCounts: [UInt64: Int] = [:]
     private var sameTimeUS: Int64 = .min
+    /// App states and launches: one event per transition.
+    private var transitions = Transitions()
 
     /// JSON-array container: the object being accumulated.
     private var jsonDepth = 0
@@ -249,6 +251,7 @@ final class RecordParser {
             if complete || container == .logJSON { try flushCarry() } else { holdBackLastLine() }
         }
         try emitPending()
+        try transitions.finish(emit)
         if container == .logJSON, jsonDepth > 0 {
             counts.skip("incomplete", line: jsonObjectLine)
             if !complete { counts.heldBackFrom = jsonObjectLine }
@@ -436,9 +439,22 @@ final class RecordParser {
         let ordinal = sameTimeCounts[base, default: 0]
         sameTimeCounts[base] = ordinal + 1
         let fingerprint = Int64(bitPattern: ordinal == 0 ? base : fnv1a(String(ordinal).utf8, seed: base))
-        counts.eventsByKind[event.kind.rawValue, default: 0] += 1
-        try sink.event(ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
-                                   event: event, message: message, fingerprint: fingerprint))
+        let parsed = ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
+                                 event: event, message: message, fingerprint: fingerprint)
+        if event.kind == .appState || event.kind == .launch,
+           case .integer(let appPid)? = event[.appPid], case .text(let bundle)? = event[.bundleId] {
+            // Every line of a transition links its pid, the repeats too.
+            try sink.link(bundleId: bundle, pid: appPid, timeUS: timeUS)
+        }
+        try transitions.take(parsed, rank: catalog.rank[event.pattern] ?? Int.max, emit: emit) { _ in
+            counts.skip("repeat")
+        }
+    }
+
+    /// Hands on an event that is kept.
+    private func emit(_ e: ParsedEvent) throws {
+        counts.eventsByKind[e.event.kind.rawValue, default: 0] += 1
+        try sink.event(e)
     }
 
     // MARK: JSON containers
