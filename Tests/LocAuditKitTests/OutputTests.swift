@@ -274,7 +274,8 @@ private final class SocketListener: @unchecked Sendable {
                       ["query", "--db", "DB", "--sql", "SELECT 1"], ["query", "--list"],
                       ["stats", "--db", "DB"], ["stats", "--db", "DB", "--json"], ["prune", "--db", "DB", "--older-than", "3650d", "--json"],
                       ["ingest", "--db", "DB", "--json", "LOG"], ["ingest", "--db", "DB", "LOG"],
-                      ["rules"], ["rules", "explain", "missing-blue-bar"], ["catalog", "show"], ["catalog", "test"]])
+                      ["rules"], ["rules", "explain", "missing-blue-bar"], ["catalog", "show"], ["catalog", "test"],
+                      ["catalog", "coverage", "--db", "DB"]])
     func standardOutputFull(_ template: [String]) throws {
         let ws = try auditable()
         _ = try ws.audit()
