@@ -29,14 +29,14 @@ enum BuiltinCatalog {
       "scope": "app",
       "msg": "#CLLocationManager invoking #delegate",
       "when": {"selector": ["locationManager:didUpdateLocations:", "locationManager:didUpdateToLocation:fromLocation:"]},
-      "fields": {"horizontal_accuracy": "location.horizontalAccuracy", "latitude": "location.latitude|location.lat", "longitude": "location.longitude|location.lon", "location_private": "location"},
+      "fields": {"horizontal_accuracy": "location.horizontalAccuracy", "latitude": "location.latitude", "longitude": "location.longitude", "location_private": "location"},
       "samples": [
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1483580a0\", \"delegate\":\"0x148270140\", \"selector\":\"locationManager:didUpdateLocations:\", \"location\":{\"latitude\":48.8584, \"longitude\":2.2945, \"horizontalAccuracy\":5, \"timestamp\":810124690.49}}",
          "expect": {"kind": "location", "horizontal_accuracy": "5", "latitude": "48.8584", "location_private": "0"}},
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1483580a0\", \"selector\":\"locationManager:didUpdateLocations:\", \"location\":<private>}",
          "expect": {"kind": "location", "location_private": "1"}}
       ],
-      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS app (hootowl), quoted in log-formats.md and real-lines.md; the location object names its coordinates latitude/longitude or lat/lon"}
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS app (hootowl), quoted in log-formats.md and real-lines.md"}
     },
     {
       "id": "app.paused",
