@@ -82,7 +82,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let text = String(decoding: bytes, as: UTF8.self)
         let utf8 = Array(text.utf8)
         _ = utf8.withUnsafeBufferPointer { catalog.isCandidate($0) }
-        if case .event(let event) = catalog.recognise(text, utf8: utf8) {
+        if case .event(let event) = catalog.recognise(text, utf8: utf8, process: "locationd") {
             for (_, value) in event.columns {
                 if case .real(let d) = value { precondition(d.isFinite, "a non-finite number in an event") }
             }

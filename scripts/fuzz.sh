@@ -46,7 +46,7 @@ SECONDS_EACH=${1:-60}
 # ---------------------------------------------------------------- build
 SOURCES=(Sources/LocAuditKit/Normalise/*.swift
          Sources/LocAuditKit/Read/ByteSearch.swift Sources/LocAuditKit/Read/Handoff.swift Sources/LocAuditKit/Read/Printable.swift Sources/LocAuditKit/Read/TarReader.swift
-         Sources/LocAuditKit/Facts/AppFacts.swift Sources/LocAuditKit/Facts/DeviceFacts.swift Sources/LocAuditKit/Facts/IOSBuild.swift
+         Sources/LocAuditKit/Facts/AppFacts.swift Sources/LocAuditKit/Facts/DeviceFacts.swift Sources/LocAuditKit/Facts/IOSBuild.swift Sources/LocAuditKit/Model/Domain.swift
          fuzz/FuzzTargets.swift)
 BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"

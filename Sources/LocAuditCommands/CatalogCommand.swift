@@ -19,13 +19,55 @@ enum CatalogLocation {
 struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "Show or test the message catalog.",
-        subcommands: [Show.self, Test.self]
+        abstract: "Show or test the message catalog, or see which of its families a store's logs contain.",
+        subcommands: [Show.self, Test.self, Coverage.self]
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the built-in catalog (a valid catalog file to start from).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the built-in catalog (a valid catalog file to start from).",
+            discussion: """
+                Each pattern's "provenance" says whether its wording is real (seen in a real log, or a
+                real os_log format string of Apple's code) or a reference shape of this project, and
+                where it comes from.
+                """
+        )
         func run() throws { try Output.standardOutput(Catalog.builtinJSON + "\n") }
+    }
+
+    struct Coverage: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Which message families the stored logs contain, per device, and so what the audit can judge.",
+            discussion: """
+                Families: app (the app's own CoreLocation lines), app-state (app states and launches),
+                daemon (locationd's status and accuracy changes, location subscriptions), indicator
+                (the blue bar), prompts, installs, privacy-report, and system (iOS's own
+                CLLocationManager lines, never an app's). A family with no line on a device says
+                nothing about it: the audit cannot judge what needs it there.
+
+                Exit codes: 0 printed, 1 a catalog file cannot be read, 2 usage error, 3 no database,
+                6 the store cannot be used (cannot open it, not a locaudit store, damaged),
+                7 standard output could not be written.
+                """
+        )
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(name: .customLong("catalog"), help: ArgumentHelp("A catalog file laid over the built-in one, to name its patterns' families (repeatable).", valueName: "file"))
+        var catalogFiles: [String] = []
+
+        @Flag(help: "Print the coverage as JSON.")
+        var json = false
+
+        func run() throws {
+            let catalog: Catalog
+            do { catalog = try Catalog.load(userFiles: CatalogLocation.files(explicit: catalogFiles)) } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+            let coverage = try withStore(store.path) { try MessageCoverage.read(database: store.path, catalog: catalog) }
+            try Output.standardOutput(json ? try Output.json(coverage, what: "the coverage") + "\n" : coverage.text)
+        }
     }
 
     struct Test: ParsableCommand {

@@ -229,7 +229,6 @@ import Testing
     @Test("mobile-installation: installd, pid, year and local time, the thread without parentheses")
     func mobileInstallation() throws {
         let ws = try Workspace()
-        let catalog = try CollectorContainerTests.installCatalog(ws)
         let body = """
             Mon Apr  7 06:13:34 2025 [234] <notice> (0x16b48f000) -[MIInstaller performInstallationWithError:]: Install Successful for (Placeholder:org.example.app); Staging: 0.01s
             Mon Apr  7 06:13:52 2025 [234] <err> (0x16b48f000) -[MIInstaller _onRegistrationQueue_registerInstalledInfo:error:]: Successfully registered
@@ -237,7 +236,6 @@ import Testing
 
             """
         let file = try #require(try ws.ingest([try ws.write("mi.log", body)]) {
-            $0.catalogFiles = [catalog]
             $0.parse.zone = TimeZone(identifier: "America/Los_Angeles")
         }.files.first)
         #expect(file.container == "mobile-installation")
@@ -248,17 +246,6 @@ import Testing
         #expect(rows.map { $0["pid"] as Int } == [234, 446])
         try #require(rows.count == 2)
         #expect(rows[0]["message"] as String == "0x16b48f000 -[MIInstaller performInstallationWithError:]: Install Successful for (Placeholder:org.example.app); Staging: 0.01s")
-    }
-
-    /// The catalog does not know install lines yet (another part of issue 9): a user pattern
-    /// makes them events here, so that the records' times, processes and messages can be checked.
-    static func installCatalog(_ ws: Workspace) throws -> String {
-        try ws.write("install.json", """
-            {"patterns": [{"id": "test.install", "kind": "launch", "scope": "system", "contains": "Install Successful for (",
-              "regex": "Install Successful for \\\\((?:Placeholder|Customer):(?<bundle>[^)]+)\\\\)", "fields": {"bundle_id": "bundle"},
-              "samples": [{"message": "0x1 -[MIInstaller performInstallationWithError:]: Install Successful for (Customer:a.b); Staging: 0.03s",
-                           "expect": {"kind": "launch", "bundle_id": "a.b"}}]}]}
-            """)
     }
 
     // MARK: idevicesyslog 1.4

@@ -26,6 +26,8 @@ import Testing
     }
 
     static let authorization = Messages.appState("ForegroundRunning", pid: 412, bundle: "com.example.runner")
+    /// Another transition: the same state twice would be one event (the second a `repeat`).
+    static let background = Messages.appState("BackgroundRunning", pid: 412, bundle: "com.example.runner")
 
     func ingestOne(_ ws: Workspace, _ name: String, _ body: String, year: Int? = 2026) throws -> FileReport {
         let report = try ws.ingest([try ws.write(name, body)]) { $0.parse.year = year }
@@ -37,7 +39,7 @@ import Testing
     /// A file of three records whose middle one nests 20,000 levels deep, per container.
     static let deepFiles: [(String, String)] = {
         let deep = nested(20_000)
-        let good1 = ndjson(authorization, second: 22), good2 = ndjson(authorization, second: 24)
+        let good1 = ndjson(authorization, second: 22), good2 = ndjson(background, second: 24)
         let bad = ndjson(authorization, second: 23, extra: #","x":"# + deep)
         return [
             ("deep.ndjson", [good1, bad, good2].joined(separator: "\n") + "\n"),
@@ -102,12 +104,12 @@ import Testing
     static let hugePidFiles: [(String, String)] = [
         ("pid.log", [syslogLine("Nov 12 12:00:01", "locationd", 64, authorization),
                      "Nov 12 12:00:02 iPhone locationd[\(hugePid)] <Notice>: " + authorization,
-                     syslogLine("Nov 12 12:00:03", "locationd", 64, authorization)].joined(separator: "\n") + "\n"),
+                     syslogLine("Nov 12 12:00:03", "locationd", 64, background)].joined(separator: "\n") + "\n"),
         ("pid-show.log", (1...3).map { i in
-            "2022-07-22 15:25:2\(i).004991+0200 0x47c573   Default     0x18b908   \(i == 2 ? hugePid : "351")    0    locationd: (CoreLocation) [com.apple.locationd.Core:Client] " + authorization
+            "2022-07-22 15:25:2\(i).004991+0200 0x47c573   Default     0x18b908   \(i == 2 ? hugePid : "351")    0    locationd: (CoreLocation) [com.apple.locationd.Core:Client] " + (i == 3 ? background : authorization)
         }.joined(separator: "\n") + "\n"),
         ("pid-syslog.log", (1...3).map { i in
-            "2019-08-22 18:21:2\(i).169429+0300  localhost locationd[\(i == 2 ? hugePid : "64")]: " + authorization
+            "2019-08-22 18:21:2\(i).169429+0300  localhost locationd[\(i == 2 ? hugePid : "64")]: " + (i == 3 ? background : authorization)
         }.joined(separator: "\n") + "\n"),
     ]
 
@@ -283,7 +285,7 @@ import Testing
     @Test func aJSONArrayObjectOver16MiBIsTooLongAndTheNextOneIsRead() throws {
         let ws = try Workspace()
         let good1 = HostileInputTests.ndjson(HostileInputTests.authorization, second: 22)
-        let good2 = HostileInputTests.ndjson(HostileInputTests.authorization, second: 24)
+        let good2 = HostileInputTests.ndjson(HostileInputTests.background, second: 24)
         // 17 lines of 1 MiB each: every line is short enough, the object is not.
         let pad = String(repeating: "x", count: 1 << 20)
         let big = HostileInputTests.ndjson(HostileInputTests.authorization, second: 23, extra: (1...17).map { #",\#n"p\#($0)":"\#(pad)""# }.joined())

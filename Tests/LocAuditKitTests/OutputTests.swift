@@ -275,7 +275,7 @@ private final class SocketListener: @unchecked Sendable {
                       ["stats", "--db", "DB"], ["stats", "--db", "DB", "--json"], ["prune", "--db", "DB", "--older-than", "3650d", "--json"],
                       ["ingest", "--db", "DB", "--json", "LOG"], ["ingest", "--db", "DB", "LOG"],
                       ["rules"], ["rules", "explain", "missing-blue-bar"], ["catalog", "show"], ["catalog", "test"],
-                      ["--help"], ["--version"], ["query", "--help"]])
+                      ["--help"], ["--version"], ["query", "--help"], ["catalog", "coverage", "--db", "DB"]])
     func standardOutputFull(_ template: [String]) throws {
         let ws = try auditable()
         _ = try ws.audit()

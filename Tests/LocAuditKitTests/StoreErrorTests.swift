@@ -17,7 +17,8 @@ import Testing
          ("query", ["query", "--db", db, "--sql", "SELECT count(*) FROM events"]),
          ("run", ["run", "--db", db, "--inbox", inbox, "--quiet"]),
          ("prune", ["prune", "--db", db, "--older-than", "30d"]),
-         ("stats", ["stats", "--db", db])]
+         ("stats", ["stats", "--db", db]),
+         ("catalog coverage", ["catalog", "coverage", "--db", db])]
     }
 
     /// An inbox holding one log, for `run`.
@@ -195,6 +196,9 @@ import Testing
             case "stats":
                 StoreErrorTests.expect(result, name, exit: 0, saying: [])
                 #expect(result.stdout.contains("events \(events)"), "\(result.stdout)")
+            case "catalog coverage":
+                StoreErrorTests.expect(result, name, exit: 0, saying: [])
+                #expect(result.stdout.contains("app-state"), "\(result.stdout)")
             default:
                 StoreErrorTests.expect(result, name, exit: 6, saying: [db, "read-only"])
             }

@@ -41,8 +41,7 @@ import Testing
     func readsTheMembers(format: String) throws {
         let ws = try Workspace()
         let path = try SysdiagnoseTests.archive(ws, format: format)
-        let catalog = try CollectorContainerTests.installCatalog(ws)
-        let report = try ws.ingest([path]) { $0.catalogFiles = [catalog] }
+        let report = try ws.ingest([path])
         let file = try #require(report.files.first)
         #expect(file.outcome == .ingested, "\(file.error ?? "")")
         #expect(file.container == "sysdiagnose")

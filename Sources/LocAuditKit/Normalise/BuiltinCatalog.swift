@@ -5,6 +5,7 @@
 enum BuiltinCatalog {
     static let json = #"""
 {
+  "systemProcesses": ["locationd", "SpringBoard", "runningboardd", "backboardd", "dasd", "routined", "contextstored", "duetexpertd", "coreduetd", "symptomsd", "healthd", "CommCenter", "wifid", "audiomxd", "PerfPowerServices", "useractivityd", "WirelessRadioManagerd", "callservicesd", "gamepolicyd", "watchdogd", "itunesstored", "UserEventAgent", "installd", "searchpartyd", "findmydeviced", "geod", "navd", "weatherd", "suggestd", "assistantd", "homed", "nearbyd", "milod"],
   "patterns": [
     {
       "id": "app.authorization",
@@ -19,7 +20,8 @@ enum BuiltinCatalog {
          "expect": {"kind": "authorization", "status": "authorizedWhenInUse", "accuracy": "full"}},
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"selector\":\"locationManager:didChangeAuthorizationStatus:\", \"authorizationStatus\":\"Denied\", \"self\":\"0x10\"}",
          "expect": {"kind": "authorization", "status": "denied"}}
-      ]
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS app (hootowl), quoted in log-formats.md and real-lines.md"}
     },
     {
       "id": "app.delivery",
@@ -33,7 +35,8 @@ enum BuiltinCatalog {
          "expect": {"kind": "location", "horizontal_accuracy": "5", "latitude": "48.8584", "location_private": "0"}},
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1483580a0\", \"selector\":\"locationManager:didUpdateLocations:\", \"location\":<private>}",
          "expect": {"kind": "location", "location_private": "1"}}
-      ]
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS app (hootowl), quoted in log-formats.md and real-lines.md"}
     },
     {
       "id": "app.paused",
@@ -45,7 +48,8 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1\", \"selector\":\"locationManagerDidPauseLocationUpdates:\"}",
          "expect": {"kind": "property", "property": "paused", "value": "1"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "no real line; CoreLocation's generic delegate format string is real, this selector in it is assumed"}
     },
     {
       "id": "app.resumed",
@@ -57,7 +61,8 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1\", \"selector\":\"locationManagerDidResumeLocationUpdates:\"}",
          "expect": {"kind": "property", "property": "paused", "value": "0"}}
-      ]
+      ],
+      "provenance": {"evidence": "real", "source": "CoreLocation format string (iOS 26) logs this selector at Info level; no pasted line"}
     },
     {
       "id": "app.property",
@@ -67,11 +72,59 @@ enum BuiltinCatalog {
       "when": {"state": ["LocationManager"]},
       "fields": {"property": "property", "value": "new"},
       "samples": [
-        {"message": "{\"msg\":\"state transition\", \"event\":\"state_transition\", \"state\":\"LocationManager\", \"id\":\"0x158e14030\", \"property\":\"updatingLocation\", \"old\":1, \"new\":0}",
+        {"message": "{\"msg\":\"state transition\", \"event\":\"state_transition\", \"state\":\"LocationManager\", \"id\":\"0x282a9d890\", \"property\":\"updatingLocation\", \"old\":1, \"new\":0}",
          "expect": {"kind": "property", "property": "updatingLocation", "value": "0"}},
         {"message": "{\"msg\":\"state transition\", \"event\":\"state_transition\", \"state\":\"LocationManager\", \"id\":\"0x158e14030\", \"property\":\"allowsBackgroundLocationUpdates\", \"old\":0, \"new\":1}",
-         "expect": {"kind": "property", "property": "allowsBackgroundLocationUpdates", "value": "1"}}
-      ]
+         "expect": {"kind": "property", "property": "allowsBackgroundLocationUpdates", "value": "1"}},
+        {"message": "{\"msg\":\"state transition\", \"event\":\"state_transition\", \"state\":\"LocationManager\", \"id\":\"0x158e14030\", \"property\":\"pausesLocationUpdatesAutomatically\", \"old\":{\"type\":\"decode failure\",\"raw value\":0,\"expected type\":\"Generic\"}, \"new\":{\"type\":\"decode failure\",\"raw value\":1,\"expected type\":\"Generic\"}}",
+         "expect": {"kind": "property", "property": "pausesLocationUpdatesAutomatically", "value": "1"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy, iOS 16.3 (transistorsoft/react-native-background-geolocation#1860; fixtures/real/transistorsoft-*); the decode-failure value form is real (log-formats.md)"}
+    },
+    {
+      "id": "app.set-background-flag",
+      "kind": "property",
+      "scope": "app",
+      "msg": "CLLocationManager",
+      "when": {"event": ["activity"], "_cmd": ["setAllowsBackgroundLocationUpdates:"]},
+      "fields": {"value": "allows", "call": "_cmd"},
+      "set": {"property": "allowsBackgroundLocationUpdates"},
+      "require": ["value"],
+      "samples": [
+        {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"setAllowsBackgroundLocationUpdates:\", \"self\":\"0x1483580a0\", \"allows\":1}",
+         "expect": {"kind": "property", "property": "allowsBackgroundLocationUpdates", "value": "1", "call": "setAllowsBackgroundLocationUpdates:"}}
+      ],
+      "provenance": {"evidence": "real", "source": "setter lines with their value, quoted in log-formats.md (\"Setters carry the value\"); the sample's address is filled in"}
+    },
+    {
+      "id": "app.set-indicator-flag",
+      "kind": "property",
+      "scope": "app",
+      "msg": "CLLocationManager",
+      "when": {"event": ["activity"], "_cmd": ["setShowsBackgroundLocationIndicator:"]},
+      "fields": {"value": "shows", "call": "_cmd"},
+      "set": {"property": "showsBackgroundLocationIndicator"},
+      "require": ["value"],
+      "samples": [
+        {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"setShowsBackgroundLocationIndicator:\", \"self\":\"0x1483580a0\", \"shows\":0}",
+         "expect": {"kind": "property", "property": "showsBackgroundLocationIndicator", "value": "0", "call": "setShowsBackgroundLocationIndicator:"}}
+      ],
+      "provenance": {"evidence": "real", "source": "setter lines with their value, quoted in log-formats.md (\"Setters carry the value\"); the sample's address is filled in"}
+    },
+    {
+      "id": "app.set-pauses-automatically",
+      "kind": "property",
+      "scope": "app",
+      "msg": "CLLocationManager",
+      "when": {"event": ["activity"], "_cmd": ["setPausesLocationUpdatesAutomatically:"]},
+      "fields": {"value": "pausesLocationUpdatesAutomatically", "call": "_cmd"},
+      "set": {"property": "pausesLocationUpdatesAutomatically"},
+      "require": ["value"],
+      "samples": [
+        {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"setPausesLocationUpdatesAutomatically:\", \"self\":\"0x1483580a0\", \"pausesLocationUpdatesAutomatically\":0}",
+         "expect": {"kind": "property", "property": "pausesLocationUpdatesAutomatically", "value": "0", "call": "setPausesLocationUpdatesAutomatically:"}}
+      ],
+      "provenance": {"evidence": "real", "source": "setter lines with their value, quoted in log-formats.md (\"Setters carry the value\"); the sample's address is filled in"}
     },
     {
       "id": "app.call",
@@ -79,27 +132,35 @@ enum BuiltinCatalog {
       "scope": "app",
       "msg": "CLLocationManager",
       "when": {"event": ["activity"]},
-      "fields": {"call": "_cmd", "service": "_cmd", "purpose_key": "purposeKey"},
+      "fields": {"call": "_cmd", "service": "_cmd", "purpose_key": "purposeKey", "bundle_id": "clientKey"},
       "samples": [
         {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"startUpdatingLocation\", \"self\":\"0x1038ead60\"}",
          "expect": {"kind": "call", "call": "startUpdatingLocation", "service": "standard"}},
         {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:\", \"purposeKey\":\"Delivery\", \"self\":\"0x1038ead60\"}",
          "expect": {"kind": "call", "call": "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purpose_key": "Delivery"}},
         {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"startMonitoringSignificantLocationChanges\", \"self\":\"0x1038ead60\"}",
-         "expect": {"kind": "call", "service": "significantChange"}}
-      ]
+         "expect": {"kind": "call", "service": "significantChange"}},
+        {"message": "{\"msg\":\"CLLocationManager\", \"event\":\"activity\", \"_cmd\":\"onClientEventRegistration:\", \"self\":\"0x1483580a0\", \"clientKey\":\"icom.sharkda.hootowl:\"}",
+         "expect": {"kind": "call", "call": "onClientEventRegistration:", "bundle_id": "com.sharkda.hootowl"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS app (hootowl), quoted in log-formats.md and real-lines.md; the purposeKey key is a reference shape"}
     },
     {
       "id": "app.crash",
       "kind": "crash",
       "scope": "app",
       "contains": "*** Terminating app due to uncaught exception",
-      "regex": "reason: '(?<reason>[^']*)'",
+      "regex": "reason: '(?<reason>[^']*)",
       "fields": {"reason": "reason"},
       "samples": [
         {"message": "*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)'",
-         "expect": {"kind": "crash", "reason": "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)"}}
-      ]
+         "expect": {"kind": "crash", "reason": "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)"}},
+        {"message": "*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient) || _CFMZEnabled()'",
+         "expect": {"kind": "crash", "reason": "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient) || _CFMZEnabled()"}},
+        {"message": "*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroun",
+         "expect": {"kind": "crash", "reason": "Invalid parameter not satisfying: !stayUp || CLClientIsBackgroun"}}
+      ],
+      "provenance": {"evidence": "real", "source": "pasted in many bug reports; newer iOS appends \" || _CFMZEnabled()\", and a line cut short keeps the start of the reason"}
     },
     {
       "id": "app.usage-key-missing",
@@ -111,7 +172,8 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data",
          "expect": {"kind": "usage-key-missing", "value": "“NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription”"}}
-      ]
+      ],
+      "provenance": {"evidence": "real", "source": "Xcode console, pasted in bug reports (log-formats.md)"}
     },
     {
       "id": "system.app-state",
@@ -121,25 +183,209 @@ enum BuiltinCatalog {
       "fields": {"app_state": "notification", "app_pid": "pid", "bundle_id": "bundleId"},
       "require": ["app_state"],
       "samples": [
-        {"message": "{\"msg\":\"RBS #AppMonitor Post Application State Change Notification\", \"notification\":\"ForegroundRunning\", \"pid\":859, \"bundleId\":\"com.hightowerai.MobileJarvisNative\"}",
-         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "859", "bundle_id": "com.hightowerai.MobileJarvisNative"}},
-        {"message": "{\"msg\":\"RBS #AppMonitor Post Application State Change Notification\", \"notification\":\"Terminated\", \"pid\":859, \"bundleId\":\"com.example.app\"}",
-         "expect": {"kind": "app-state", "app_state": "terminated"}}
-      ]
+        {"message": "{\"msg\":\"RBS #AppMonitor Post Application State Change Notification\", \"notification\":\"ForegroundRunning\", \"pid\":26683, \"bundleId\":\"com.hightowerai.MobileJarvisNative\"}",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "26683", "bundle_id": "com.hightowerai.MobileJarvisNative"}},
+        {"message": "{\"msg\":\"RBS #AppMonitor Post Application State Change Notification\", \"notification\":\"Terminated\", \"pid\":26683, \"bundleId\":\"com.hightowerai.MobileJarvisNative\"}",
+         "expect": {"kind": "app-state", "app_state": "terminated", "app_pid": "26683"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) lines 188 and 1284 (ForegroundRunning, Terminated); BackgroundRunning and BackgroundTaskSuspended are not seen"}
+    },
+    {
+      "id": "system.app-state.termination",
+      "kind": "app-state",
+      "scope": "system",
+      "msg": "#dic AppMonitor received Termination",
+      "fields": {"app_pid": "pid", "bundle_id": "bundleId", "user_kill": "isUserKill"},
+      "set": {"app_state": "terminated"},
+      "samples": [
+        {"message": "{\"msg\":\"#dic AppMonitor received Termination\", \"pid\":26683, \"bundleId\":\"com.hightowerai.MobileJarvisNative\", \"isUserKill\":0}",
+         "expect": {"kind": "app-state", "app_state": "terminated", "app_pid": "26683", "user_kill": "0"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 1281"}
+    },
+    {
+      "id": "system.app-state.termination-rbs",
+      "kind": "app-state",
+      "scope": "system",
+      "msg": "RBS #dic AppMonitor received Termination",
+      "fields": {"app_pid": "pid", "bundle_id": "bundleId", "user_kill": "isUserKill"},
+      "set": {"app_state": "terminated"},
+      "samples": [
+        {"message": "{\"msg\":\"RBS #dic AppMonitor received Termination\", \"pid\":26683, \"bundleId\":\"com.hightowerai.MobileJarvisNative\", \"isUserKill\":0}",
+         "expect": {"kind": "app-state", "app_state": "terminated", "app_pid": "26683", "user_kill": "0"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 1283"}
+    },
+    {
+      "id": "system.app-state.cliua",
+      "kind": "app-state",
+      "scope": "system",
+      "msg": "#CLIUA AppMonitor notification",
+      "fields": {"app_state": "notification", "app_pid": "pid", "bundle_id": "bundleId|ClientKey"},
+      "require": ["app_state"],
+      "samples": [
+        {"message": "{\"msg\":\"#CLIUA AppMonitor notification\", \"notification\":\"ForegroundRunning\", \"pid\":26683, \"bundleId\":\"com.hightowerai.MobileJarvisNative\", \"ClientKey\":\"icom.hightowerai.MobileJarvisNative:\"}",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "26683", "bundle_id": "com.hightowerai.MobileJarvisNative"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) lines 191 and 1286"}
+    },
+    {
+      "id": "system.app-state.not-posted",
+      "kind": "app-state",
+      "scope": "system",
+      "msg": "Not Posting Application State Change Notification via legacy path",
+      "fields": {"app_state": "notification", "app_pid": "pid", "bundle_id": "bundleId"},
+      "require": ["app_state"],
+      "samples": [
+        {"message": "{\"msg\":\"Not Posting Application State Change Notification via legacy path\", \"notification\":\"ForegroundRunning\", \"pid\":26683, \"bundleId\":\"com.hightowerai.MobileJarvisNative\"}",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "26683"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) lines 187 and 1282"}
+    },
+    {
+      "id": "system.app-state.legacy-handler",
+      "kind": "app-state",
+      "scope": "system",
+      "msg": "invoking applicationStateChange handler",
+      "regex": "(?s)^(?=.*SBApplicationStateKey = (?<state>[1248]);)(?=.*SBApplicationStateProcessIDKey = (?<pid>\\d+);)(?=.*SBApplicationStateDisplayIDKey = \\\\?\"(?<bundle>[^\"\\\\]+))",
+      "fields": {"app_state": "state", "app_pid": "pid", "bundle_id": "bundle"},
+      "require": ["app_state"],
+      "samples": [
+        {"message": "{\"msg\":\"invoking applicationStateChange handler\", \"StateChangeData\":\"{\\n    BKSApplicationStateAppIsFrontmost = 1;\\n    BKSApplicationStateExtensionKey = 0;\\n    SBApplicationStateDisplayIDKey = \\\"com.hightowerai.MobileJarvisNative\\\";\\n    SBApplicationStateKey = 8;\\n    SBApplicationStateProcessIDKey = 26683;\\n    SBMostElevatedStateForProcessID = 8;\\n}\"}",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "26683", "bundle_id": "com.hightowerai.MobileJarvisNative"}},
+        {"message": "{\"msg\":\"invoking applicationStateChange handler\", \"StateChangeData\":\"{\\n    BKSApplicationStateAppIsFrontmost = 0;\\n    BKSApplicationStateExtensionKey = 0;\\n    SBApplicationStateDisplayIDKey = \\\"com.hightowerai.MobileJarvisNative\\\";\\n    SBApplicationStateKey = 1;\\n    SBApplicationStateProcessIDKey = 26683;\\n    SBMostElevatedStateForProcessID = 1;\\n}\"}",
+         "expect": {"kind": "app-state", "app_state": "terminated", "app_pid": "26683"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) lines 185 (state 8) and 1279 (state 1); the numbers are BKSApplicationState (1 terminated, 2 suspended, 4 background running, 8 foreground running: AssertionServices headers)"}
+    },
+    {
+      "id": "system.app-state.received",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "Received state update for ",
+      "process": ["locationd"],
+      "regex": "Received state update for (?<pid>\\d+) \\((?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>, (?<state>running-(?:active|suspended)-(?:Visible|NotVisible))",
+      "fields": {"app_state": "state", "app_pid": "pid", "bundle_id": "bundle"},
+      "samples": [
+        {"message": "Received state update for 26683 (app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>, running-active-Visible", "process": "locationd",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "26683", "bundle_id": "com.hightowerai.MobileJarvisNative"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 183 (running-active-Visible); some twenty daemons print it, and their views differ (gamepolicyd says NotVisible): only locationd's counts. none-NotVisible is not mapped"}
+    },
+    {
+      "id": "system.app-state.runningboard-foreground",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "Calculated state for ",
+      "regex": "^Calculated state for (?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>: running-active \\(role: UserInteractive(?:Focal|NonFocal)?\\)",
+      "fields": {"bundle_id": "bundle"},
+      "set": {"app_state": "foregroundRunning"},
+      "samples": [
+        {"message": "Calculated state for app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>: running-active (role: UserInteractiveFocal) (endowments: <private>)",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "bundle_id": "com.hightowerai.MobileJarvisNative"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 118; a state of none (no process, also before a launch) is not mapped"}
+    },
+    {
+      "id": "system.app-state.runningboard-background",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "Calculated state for ",
+      "regex": "^Calculated state for (?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>: running-active \\(role: Background\\)",
+      "fields": {"bundle_id": "bundle"},
+      "set": {"app_state": "backgroundRunning"},
+      "samples": [
+        {"message": "Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: running-active (role: Background) (endowments: (null))",
+         "expect": {"kind": "app-state", "app_state": "backgroundRunning", "bundle_id": "com.example.app"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copies of macOS runningboardd (role: Background); the iOS wording is the same code; a state of none (no process, also before a launch) is not mapped"}
+    },
+    {
+      "id": "system.app-state.runningboard-suspended",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "Calculated state for ",
+      "regex": "^Calculated state for (?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>: running-suspended \\(role: [A-Za-z]+\\)",
+      "fields": {"bundle_id": "bundle"},
+      "set": {"app_state": "backgroundTaskSuspended"},
+      "samples": [
+        {"message": "Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: running-suspended (role: None) (endowments: (null))",
+         "expect": {"kind": "app-state", "app_state": "backgroundTaskSuspended", "bundle_id": "com.example.app"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copies of macOS runningboardd and an iOS write-up (running-suspended (role: None)); a state of none (no process, also before a launch) is not mapped"}
+    },
+    {
+      "id": "system.app-state.frontboard-foreground",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "] Setting process visibility to: Foreground",
+      "regex": "\\[(?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>:(?<pid>\\d+)\\] Setting process visibility to: Foreground$",
+      "fields": {"bundle_id": "bundle", "app_pid": "pid"},
+      "set": {"app_state": "foregroundRunning"},
+      "samples": [
+        {"message": "[app<com.hightowerai.MobileJarvisNative>:26683] Setting process visibility to: Foreground",
+         "expect": {"kind": "app-state", "app_state": "foregroundRunning", "app_pid": "26683"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 136"}
+    },
+    {
+      "id": "system.app-state.frontboard-background",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "] Setting process visibility to: Background",
+      "regex": "\\[(?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>:(?<pid>\\d+)\\] Setting process visibility to: Background$",
+      "fields": {"bundle_id": "bundle", "app_pid": "pid"},
+      "set": {"app_state": "backgroundRunning"},
+      "samples": [
+        {"message": "[app<com.example.app>:501] Setting process visibility to: Background",
+         "expect": {"kind": "app-state", "app_state": "backgroundRunning", "app_pid": "501"}}
+      ],
+      "provenance": {"evidence": "real", "source": "the string \"Setting process visibility to: Background\" is in Apple's XCTest code, which reads it from the log; no pasted iOS line"}
     },
     {
       "id": "system.launch",
       "kind": "launch",
       "scope": "system",
-      "contains": "Bootstrapping app<",
-      "regex": "Bootstrapping app<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>(?::(?<pid>\\d+))? with intent (?<intent>[A-Za-z-]+)",
+      "contains": "Bootstrapping app",
+      "regex": "Bootstrapping (?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>(?::(?<pid>\\d+))? with intent (?<intent>[A-Za-z-]+)",
       "fields": {"bundle_id": "bundle", "app_pid": "pid", "intent": "intent"},
       "samples": [
-        {"message": "Bootstrapping app<com.example.app> with intent foreground-interactive",
-         "expect": {"kind": "launch", "bundle_id": "com.example.app", "intent": "foreground-interactive"}},
+        {"message": "Bootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive",
+         "expect": {"kind": "launch", "bundle_id": "com.hightowerai.MobileJarvisNative", "intent": "foreground-interactive"}},
         {"message": "[FBSystemService][0x2a1f] Bootstrapping app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)> with intent background",
-         "expect": {"kind": "launch", "bundle_id": "com.example.app", "intent": "background"}}
-      ]
+         "expect": {"kind": "launch", "bundle_id": "com.example.app", "intent": "background"}},
+        {"message": "Bootstrapping application<com.example.app> with intent foreground-interactive",
+         "expect": {"kind": "launch", "bundle_id": "com.example.app"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 15 (app<…>, iOS 18); application<…> is iOS 16's spelling (a forensic module's note); \"with intent background\" is a reference shape"}
+    },
+    {
+      "id": "system.launch.suspended-activation",
+      "kind": "launch",
+      "scope": "system",
+      "contains": "Executing suspended-activation immediately: OpenApplication(sceneID:",
+      "regex": "OpenApplication\\(sceneID:(?<bundle>[^)]+)-default\\)ForRequester\\((?<requester>[^.)]+)",
+      "fields": {"bundle_id": "bundle", "reason": "requester"},
+      "set": {"intent": "background"},
+      "samples": [
+        {"message": "Executing suspended-activation immediately: OpenApplication(sceneID:com.wridz.app-default)ForRequester(dasd.81)",
+         "expect": {"kind": "launch", "bundle_id": "com.wridz.app", "intent": "background", "reason": "dasd"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy, iOS 16.3 (transistorsoft/react-native-background-geolocation#1860; fixtures/real/transistorsoft-*) line 10: the app is opened suspended, in the background (if it was still running, it is resumed)"}
+    },
+    {
+      "id": "system.launch.dasd",
+      "kind": "launch",
+      "scope": "system",
+      "contains": "[FBWorkspaceEvent] Executing: <FBWorkspaceEvent: ",
+      "regex": "OpenApplication\\(sceneID:(?<bundle>[^)]+)-default\\)ForRequester\\((?<requester>dasd)\\.",
+      "fields": {"bundle_id": "bundle", "reason": "requester"},
+      "set": {"intent": "background"},
+      "samples": [
+        {"message": "[FBWorkspaceEvent] Executing: <FBWorkspaceEvent: 0x282e2dbe0; OpenApplication(sceneID:com.wridz.app-default)ForRequester(dasd.81)>",
+         "expect": {"kind": "launch", "bundle_id": "com.wridz.app", "intent": "background", "reason": "dasd"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy, iOS 16.3 (transistorsoft/react-native-background-geolocation#1860; fixtures/real/transistorsoft-*) lines 4-9 (one activation logged six times); only dasd's requests are taken as background launches"}
     },
     {
       "id": "system.relaunch",
@@ -153,7 +399,36 @@ enum BuiltinCatalog {
          "expect": {"kind": "relaunch", "bundle_id": "com.example.app", "service": "significantChange"}},
         {"message": "{\"msg\":\"#Launch client for location event\", \"bundleId\":\"com.example.app\", \"service\":\"RegionMonitoring\"}",
          "expect": {"kind": "relaunch", "service": "region"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "never seen; iOS 26.1 locationd logs no service name when it relaunches an app (real-lines.md section 4)"}
+    },
+    {
+      "id": "system.location-subscription",
+      "kind": "property",
+      "scope": "system",
+      "contains": "is subscribing to notification kCLConnectionMessageLocation",
+      "regex": "^Client (?<client>\\S+) \\(0x[0-9a-fA-F]+\\) is subscribing to notification kCLConnectionMessageLocation(?![A-Za-z])",
+      "fields": {"bundle_id": "client"},
+      "set": {"property": "locationUpdates", "value": "1"},
+      "samples": [
+        {"message": "Client [mobile]com.wridz.app (0xbccd298c0) is subscribing to notification kCLConnectionMessageLocation",
+         "expect": {"kind": "property", "bundle_id": "com.wridz.app", "property": "locationUpdates", "value": "1"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy, iOS 16.3 (transistorsoft/react-native-background-geolocation#1860; fixtures/real/transistorsoft-*) line 2 (unsubscribing); subscribing is the same format. kCLConnectionMessageLocationUnavailable is another notification"}
+    },
+    {
+      "id": "system.location-unsubscription",
+      "kind": "property",
+      "scope": "system",
+      "contains": "is unsubscribing to notification kCLConnectionMessageLocation",
+      "regex": "^Client (?<client>\\S+) \\(0x[0-9a-fA-F]+\\) is unsubscribing to notification kCLConnectionMessageLocation(?![A-Za-z])",
+      "fields": {"bundle_id": "client"},
+      "set": {"property": "locationUpdates", "value": "0"},
+      "samples": [
+        {"message": "Client [mobile]com.wridz.app (0xbccd298c0) is unsubscribing to notification kCLConnectionMessageLocation",
+         "expect": {"kind": "property", "bundle_id": "com.wridz.app", "property": "locationUpdates", "value": "0"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy, iOS 16.3 (transistorsoft/react-native-background-geolocation#1860; fixtures/real/transistorsoft-*) line 2 (unsubscribing); subscribing is the same format. kCLConnectionMessageLocationUnavailable is another notification"}
     },
     {
       "id": "system.blue-bar",
@@ -165,7 +440,23 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "{\"msg\":\"#BackgroundIndicator visibility\", \"bundleId\":\"com.example.app\", \"visible\":1}",
          "expect": {"kind": "blue-bar", "bundle_id": "com.example.app", "visible": "1"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "no iOS line names an app when the blue bar shows; locationd's strings have no such wording"}
+    },
+    {
+      "id": "system.prompt.shown",
+      "kind": "prompt",
+      "scope": "system",
+      "msg": "Showing #AuthPrompt",
+      "fields": {"bundle_id": "client", "prompt_kind": "requestType", "app_pid": "pid"},
+      "require": ["prompt_kind"],
+      "samples": [
+        {"message": "{\"msg\":\"Showing #AuthPrompt\", \"requestType\":5, \"client\":\"92F5C54E-CAEB-44A5-AF60-85E44A017BD2:com.n8henrie.location-objc\"}",
+         "expect": {"kind": "prompt", "bundle_id": "com.n8henrie.location-objc", "prompt_kind": "LegacyAlways"}},
+        {"message": "{\"msg\":\"Showing #AuthPrompt\", \"requestType\":2, \"Client\":\"icom.example.app:\"}",
+         "expect": {"kind": "prompt", "bundle_id": "com.example.app", "prompt_kind": "2"}}
+      ],
+      "provenance": {"evidence": "real", "source": "macOS 13 locationd (n8henrie/test-location README; fixtures/real/n8henrie-*) and the iOS 26.1 locationd format string (\"Client\"). Logged when locationd decides to prompt: on macOS 13 no dialog appeared. Only requestType 5 has a known name (LegacyAlways); other numbers are kept as written"}
     },
     {
       "id": "system.prompt",
@@ -177,7 +468,21 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "{\"msg\":\"#Authorization prompt\", \"bundleId\":\"com.example.app\", \"kind\":\"WhenInUse\", \"options\":\"AllowOnce,WhenInUse,Deny\"}",
          "expect": {"kind": "prompt", "prompt_kind": "WhenInUse", "prompt_options": "AllowOnce,WhenInUse,Deny"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "never seen; locationd's real prompt wording is Showing #AuthPrompt"}
+    },
+    {
+      "id": "system.prompt-response.allow-once",
+      "kind": "prompt-response",
+      "scope": "system",
+      "msg": "#TemporaryAuth Client has been granted temporary positive status",
+      "fields": {"bundle_id": "ClientKey|Client"},
+      "set": {"choice": "AllowOnce"},
+      "samples": [
+        {"message": "{\"msg\":\"#TemporaryAuth Client has been granted temporary positive status\", \"ClientKey\":\"icom.example.app:\"}",
+         "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "AllowOnce"}}
+      ],
+      "provenance": {"evidence": "real", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once; no pasted line"}
     },
     {
       "id": "system.prompt-response",
@@ -189,7 +494,8 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "{\"msg\":\"#Authorization prompt response\", \"bundleId\":\"com.example.app\", \"choice\":\"AllowOnce\"}",
          "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "AllowOnce"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "never seen; the real answer lines are #AuthPrompt User responded … and #TemporaryAuth …"}
     },
     {
       "id": "system.status",
@@ -201,7 +507,8 @@ enum BuiltinCatalog {
       "samples": [
         {"message": "{\"msg\":\"#Authorization changed\", \"bundleId\":\"com.example.app\", \"status\":\"AuthorizedWhenInUse\", \"reason\":\"Settings\", \"provisional\":0, \"temporary\":0}",
          "expect": {"kind": "status-change", "status": "authorizedWhenInUse", "reason": "Settings", "provisional": "0", "temporary": "0"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "never seen; locationd's real wording is update client authorization mask (a mask, not a status)"}
     },
     {
       "id": "system.accuracy",
@@ -215,7 +522,40 @@ enum BuiltinCatalog {
          "expect": {"kind": "accuracy-change", "accuracy": "full", "temporary": "1", "purpose_key": "Delivery"}},
         {"message": "{\"msg\":\"#Accuracy authorization changed\", \"bundleId\":\"com.example.app\", \"accuracy\":\"Reduced\", \"temporary\":0, \"reason\":\"Expired\"}",
          "expect": {"kind": "accuracy-change", "accuracy": "reduced", "reason": "Expired"}}
-      ]
+      ],
+      "provenance": {"evidence": "reference", "source": "never seen; locationd calls reduced accuracy #compensation"}
+    },
+    {
+      "id": "system.install",
+      "kind": "install",
+      "scope": "system",
+      "contains": "uccessful for (",
+      "regex": "-\\[MIInstaller [^\\]]+\\]: (?i:install successful for) \\((?<type>[A-Za-z]+):(?<bundle>[^)\\s]+)\\)",
+      "fields": {"bundle_id": "bundle", "reason": "type"},
+      "require": ["bundle_id"],
+      "samples": [
+        {"message": "-[MIInstaller performInstallationWithError:]: Install Successful for (Placeholder:org.whispersystems.signal); Staging: 0.01s; Waiting: 0.00s; Preflight/Patch: 0.00s, Verifying: 0.01s; Overall: 0.14s",
+         "expect": {"kind": "install", "bundle_id": "org.whispersystems.signal", "reason": "Placeholder"}},
+        {"message": "-[MIInstaller performInstallationWithError:]: Install Successful for (Customer:org.whispersystems.signal); Staging: 0.03s; Waiting: 0.00s; Preflight/Patch: 0.06s, Verifying: 1.03s; Overall: 1.27s",
+         "expect": {"kind": "install", "bundle_id": "org.whispersystems.signal", "reason": "Customer"}},
+        {"message": "0x16f5ef000 -[MIInstaller performInstallationWithError:]: Install Successful for (Customer:com.example.app) [Distributor: com.apple.AppStore]; Staging: 0.03s; Waiting: 0.00s; Preflight/Patch: 0.06s, Verifying: 1.03s; Overall: 1.27s",
+         "expect": {"kind": "install", "bundle_id": "com.example.app", "reason": "Customer"}}
+      ],
+      "provenance": {"evidence": "real", "source": "sysdiagnose MobileInstallation log, iOS 16.0 (FCSC 2025 iForensics; fixtures/real/fcsc2025-*) lines 5 and 14, and a 2025 mobile_installation.log; newer builds add [Distributor: …]"}
+    },
+    {
+      "id": "system.uninstall",
+      "kind": "uninstall",
+      "scope": "system",
+      "contains": "Uninstalling identifier ",
+      "regex": "-\\[MIUninstaller [^\\]]+\\]: Uninstalling identifier (?<bundle>[A-Za-z0-9._-]+)",
+      "fields": {"bundle_id": "bundle"},
+      "require": ["bundle_id"],
+      "samples": [
+        {"message": "-[MIUninstaller _uninstallBundleWithIdentity:linkedToChildren:waitForDeletion:uninstallReason:temporaryReference:wasLastReference:error:]: Uninstalling identifier org.whispersystems.signal",
+         "expect": {"kind": "uninstall", "bundle_id": "org.whispersystems.signal"}}
+      ],
+      "provenance": {"evidence": "real", "source": "sysdiagnose MobileInstallation log, iOS 16.0 (fixtures/real/fcsc2025-* line 15); the Destroying container lines after it are not further uninstalls"}
     }
   ]
 }

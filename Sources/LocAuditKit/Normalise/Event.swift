@@ -32,6 +32,10 @@ public enum EventKind: String, Codable, CaseIterable, Sendable {
     case accessBegin = "access-begin"
     /// An App Privacy Report location access interval ended.
     case accessEnd = "access-end"
+    /// MobileInstallation installed the app (a first install, a placeholder, or a reinstall over itself).
+    case install
+    /// MobileInstallation uninstalled the app: iOS forgets its location authorization.
+    case uninstall
 
     /// The kinds the app logs in its own process (the catalog's `app` scope). In a log
     /// without pids (a Console copy) such a line is keyed by its process name alone.
@@ -62,6 +66,8 @@ public enum EventColumn: String, Codable, CaseIterable, Sendable {
     case purposeKey = "purpose_key"
     case visible
     case intent
+    /// Of a termination: the user killed the app (1) or it died otherwise (0).
+    case userKill = "user_kill"
 }
 
 /// A typed value of one event column.

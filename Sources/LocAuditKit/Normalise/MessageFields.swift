@@ -39,7 +39,10 @@ struct KeySet: Sendable {
         children[key] = child
     }
 
-    func child(_ key: UnsafeBufferPointer<UInt8>) -> KeySet? { children[fnv1a(key)] }
+    /// The set below `key`; with `foldCase`, `key` is compared in lower case (the paths were inserted so).
+    func child(_ key: UnsafeBufferPointer<UInt8>, foldCase: Bool) -> KeySet? {
+        children[foldCase ? fnv1aLowercased(key) : fnv1a(key)]
+    }
 }
 
 /// Reads the keys of CoreLocation's `{"msg":"...", "key":value, ...}` messages.
@@ -60,14 +63,16 @@ public enum MessageFields {
         parse(bytes: Array(text.utf8))
     }
 
-    /// The keys of a message given as UTF-8 bytes; with `wanted`, only those keys.
-    static func parse(bytes: [UInt8], wanted: KeySet? = nil) -> [String: FieldValue]? {
+    /// The keys of a message given as UTF-8 bytes; with `wanted`, only those keys. With
+    /// `foldCase`, keys are read in lower case (ASCII), at every depth: Apple spells one key
+    /// `client`, `Client` or `bundleID`, `bundleId` from one release to the next.
+    static func parse(bytes: [UInt8], wanted: KeySet? = nil, foldCase: Bool = false) -> [String: FieldValue]? {
         bytes.withUnsafeBufferPointer { b in
             var i = 0
             skipSpace(b, &i)
             guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
             var tooDeep = false
-            let fields = readObject(b, &i, wanted: wanted, depth: 1, tooDeep: &tooDeep)
+            let fields = readObject(b, &i, wanted: wanted, fold: foldCase, depth: 1, tooDeep: &tooDeep)
             return tooDeep ? nil : fields
         }
     }
@@ -97,7 +102,7 @@ public enum MessageFields {
 
     /// Reads an object (`i` at its `{`, `depth` counting it); sets `tooDeep` and stops
     /// when something inside nests deeper than `maxDepth`.
-    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?, depth: Int, tooDeep: inout Bool) -> [String: FieldValue] {
+    private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?, fold: Bool, depth: Int, tooDeep: inout Bool) -> [String: FieldValue] {
         var result: [String: FieldValue] = [:]
         i += 1 // {
         while true {
@@ -119,14 +124,15 @@ public enum MessageFields {
             let keyBytes = Bytes(rebasing: b[keyStart..<keyEnd])
             var childWanted: KeySet? = nil
             if let wanted, !wanted.all {
-                guard let child = wanted.child(keyBytes) else {
+                guard let child = wanted.child(keyBytes, foldCase: fold) else {
                     guard skipValue(b, &i, depth: depth, tooDeep: &tooDeep) else { return result }
                     continue
                 }
                 childWanted = child.all ? nil : child
             }
-            guard let value = readValue(b, &i, wanted: childWanted, depth: depth, tooDeep: &tooDeep) else { return result }
-            result[String(decoding: keyBytes, as: UTF8.self)] = value
+            guard let value = readValue(b, &i, wanted: childWanted, fold: fold, depth: depth, tooDeep: &tooDeep) else { return result }
+            let key = String(decoding: keyBytes, as: UTF8.self)
+            result[fold ? key.lowercased() : key] = value
         }
     }
 
@@ -173,14 +179,14 @@ public enum MessageFields {
     }
 
     /// Reads the value at `i` inside a container at `depth`.
-    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?, depth: Int, tooDeep: inout Bool) -> FieldValue? {
+    private static func readValue(_ b: Bytes, _ i: inout Int, wanted: KeySet?, fold: Bool, depth: Int, tooDeep: inout Bool) -> FieldValue? {
         guard i < b.count else { return nil }
         switch b[i] {
         case UInt8(ascii: "\""):
             return readString(b, &i).map(FieldValue.string)
         case UInt8(ascii: "{"):
             guard depth < maxDepth else { tooDeep = true; return nil }
-            let object = readObject(b, &i, wanted: wanted, depth: depth + 1, tooDeep: &tooDeep)
+            let object = readObject(b, &i, wanted: wanted, fold: fold, depth: depth + 1, tooDeep: &tooDeep)
             return tooDeep ? nil : .object(object)
         case UInt8(ascii: "["):
             // Arrays are not needed by any pattern: keep them as written.

@@ -89,7 +89,7 @@ public struct ParseOptions: Sendable {
 /// What parsing one file found, for the source row and the summary.
 public struct ParseCounts: Sendable, Codable, Equatable {
     public var linesRead = 0
-    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`).
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`).
     public var skipped: [String: Int] = [:]
     /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`,
     /// `number-out-of-range`, `non-finite-number`, ...).
@@ -161,6 +161,8 @@ final class RecordParser {
     /// For fingerprints: how often each identical line was seen in the current second.
     private var sameSecondCounts: [Int64: Int] = [:]
     private var sameSecond: Int64 = .min
+    /// App states and launches: one event per transition.
+    private var transitions = Transitions()
 
     /// JSON-array container: the object being accumulated.
     private var jsonDepth = 0
@@ -281,6 +283,7 @@ final class RecordParser {
             if complete || container == .logJSON { try flushCarry() } else { holdBackLastLine() }
         }
         try emitPending()
+        try transitions.finish(emit)
         if container == .logJSON, jsonDepth > 0 {
             counts.skip("incomplete", line: jsonObjectLine)
             if !complete { counts.heldBackFrom = jsonObjectLine }
@@ -464,7 +467,7 @@ final class RecordParser {
             message = String(decoding: bytes, as: UTF8.self)
             utf8 = Array(message.utf8)
         }
-        switch catalog.recognise(message, utf8: utf8) {
+        switch catalog.recognise(message, utf8: utf8, process: process) {
         case .nothing:
             return
         case .incomplete:
@@ -475,6 +478,12 @@ final class RecordParser {
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
             if event.droppedNonFinite { counts.note("non-finite-number") }
+            if event.scope == .app, catalog.isSystemProcess(process) {
+                // iOS's own CLLocationManager (routined, contextstored, ...): its line, no app's.
+                event.scope = .system
+                event[.appPid] = nil
+                event[.bundleId] = nil
+            }
             if event.scope == .app, event[.appPid] == nil, let pid { event[.appPid] = .integer(pid) }
             if message.utf8.count > RecordParser.maxMessageBytes {
                 counts.note("message-truncated")
@@ -493,9 +502,22 @@ final class RecordParser {
         let ordinal = sameSecondCounts[base, default: 0]
         sameSecondCounts[base] = ordinal + 1
         let fingerprint = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
-        counts.eventsByKind[event.kind.rawValue, default: 0] += 1
-        try sink.event(ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
-                                   event: event, message: message, fingerprint: fingerprint))
+        let parsed = ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
+                                 event: event, message: message, fingerprint: fingerprint)
+        if event.kind == .appState || event.kind == .launch,
+           case .integer(let appPid)? = event[.appPid], case .text(let bundle)? = event[.bundleId] {
+            // Every line of a transition links its pid, the repeats too.
+            try sink.link(bundleId: bundle, pid: appPid, timeUS: timeUS)
+        }
+        try transitions.take(parsed, rank: catalog.rank[event.pattern] ?? Int.max, emit: emit) { _ in
+            counts.skip("repeat")
+        }
+    }
+
+    /// Hands on an event that is kept.
+    private func emit(_ e: ParsedEvent) throws {
+        counts.eventsByKind[e.event.kind.rawValue, default: 0] += 1
+        try sink.event(e)
     }
 
     // MARK: JSON containers

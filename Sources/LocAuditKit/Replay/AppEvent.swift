@@ -35,6 +35,8 @@ public final class AppEvent: Sendable {
     /// The line's identity on its device (`events.fingerprint`): with its UTC second, the same
     /// in every export of the line.
     public let fingerprint: Int64
+    /// Of a termination: whether the user killed the app; nil when the line does not say.
+    public let userKill: Bool?
 
     public let status: AuthorizationStatus?
 
@@ -42,7 +44,7 @@ public final class AppEvent: Sendable {
     static let selection = """
         id, kind, time_us, device_id, bundle_id, app_pid, source_id, line, status, accuracy, temporary, provisional,
         reason, app_state, service, call, horizontal_accuracy, location_private, property, value, prompt_kind,
-        prompt_options, choice, purpose_key, visible, intent, fingerprint
+        prompt_options, choice, purpose_key, visible, intent, fingerprint, user_kill
         """
 
     /// Reads the current row of a statement selecting `selection`; nil for an unknown kind.
@@ -82,6 +84,7 @@ public final class AppEvent: Sendable {
         visible = flag(24)
         intent = text(25)
         fingerprint = sqlite3_column_int64(stmt, 26)
+        userKill = flag(27)
     }
 
     /// A location delivered to the app.

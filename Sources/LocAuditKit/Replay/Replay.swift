@@ -143,6 +143,9 @@ extension ReplayState {
             if let service = e.service { services.insert(service) }
         case .location, .usageKeyMissing, .launch, .accessBegin, .accessEnd:
             break
+        case .install, .uninstall:
+            // Stored facts the replay does not use yet (an uninstall resets the app's state).
+            break
         }
     }
 }

@@ -27,8 +27,9 @@ final class EventWriter: ParseSink {
     private(set) var stored = 0
     private(set) var duplicates = 0
 
-    /// pid -> bundle, from this file's system lines so far.
-    private var currentBundle: [Int64: String] = [:]
+    /// pid -> bundle, from this file's latest system line (by time) naming the pid so far;
+    /// app states reach the writer up to a second late (`Transitions`), after later links.
+    private var currentBundle: [Int64: (bundle: String, timeUS: Int64)] = [:]
     /// Every (pid, bundle) seen in this file with its time span, for `process_links`.
     private var linkSpans: [PidBundle: (first: Int64, last: Int64)] = [:]
     private let executables: [String: String]
@@ -60,7 +61,7 @@ final class EventWriter: ParseSink {
             if case .text(let bundle)? = e.event[.bundleId] {
                 noteLink(pid: pid, bundle: bundle, time: e.timeUS)
                 e.bundleVia = "message"
-            } else if let bundle = currentBundle[pid] {
+            } else if let bundle = currentBundle[pid]?.bundle {
                 e.event[.bundleId] = .text(bundle)
                 e.bundleVia = "pid"
             } else if e.event.scope == .app, let process = e.process, let bundle = executables[process] {
@@ -94,7 +95,7 @@ final class EventWriter: ParseSink {
     }
 
     private func noteLink(pid: Int64, bundle: String, time: Int64) {
-        currentBundle[pid] = bundle
+        if currentBundle[pid].map({ $0.timeUS <= time }) ?? true { currentBundle[pid] = (bundle, time) }
         let key = PidBundle(pid: pid, bundle: bundle)
         if let span = linkSpans[key] {
             linkSpans[key] = (min(span.first, time), max(span.last, time))

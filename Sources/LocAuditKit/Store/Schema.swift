@@ -211,6 +211,9 @@ enum Schema {
                 ALTER TABLE audit_runs ADD COLUMN checks_pruned_at TEXT; -- when prune dropped the run's checks (their counts stay)
                 """)
         },
+        Migration("v9: terminations keep whether the user killed the app") { db in
+            try db.execute(sql: "ALTER TABLE events ADD COLUMN user_kill INTEGER")
+        },
     ] }
 
     /// What a database holds, before anything is written to it.
