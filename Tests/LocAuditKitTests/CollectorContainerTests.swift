@@ -307,14 +307,8 @@ import Testing
 
     @Test("damaged lines of the new containers are counted, never a crash (mutated real-shaped lines, seeded)")
     func hostileBytes() throws {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
-        }
+        var random = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> Int { Int(truncatingIfNeeded: random.next() >> 1) }
         let alphabet = Array("0123456789:.+- \t[]{}<>()x\u{0}\u{FF}9".utf8)
         for variant in CollectorContainerTests.variants {
             let container = try #require(Container(rawValue: variant.container))
