@@ -20,18 +20,41 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Show or test the message catalog.",
+        discussion: """
+            Which log messages are events, and how their keys map to columns, is data: \
+            the built-in catalog, with catalog files laid over it (--catalog of ingest and \
+            run, else $LOCAUDIT_CATALOG, else ~/.config/locaudit/catalog.json).
+
+            EXAMPLES:
+              # start a catalog file from the built-in one, then test it
+              locaudit catalog show > catalog.json
+              locaudit catalog test catalog.json
+            """,
         subcommands: [Show.self, Test.self]
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the built-in catalog (a valid catalog file to start from).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the built-in catalog (a valid catalog file to start from).",
+            discussion: """
+                EXAMPLES:
+                  locaudit catalog show > catalog.json
+                """)
         func run() throws { try Output.standardOutput(Catalog.builtinJSON + "\n") }
     }
 
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that every sample of the catalog parses to the event it claims.",
-            discussion: "Tests the built-in catalog with FILE (or the default user catalog) laid over it. Exit 0 when every sample passes, 1 otherwise."
+            discussion: """
+                Tests the built-in catalog with FILE (or the default user catalog) laid over \
+                it. Exit 0 when every sample passes, 1 otherwise.
+
+                EXAMPLES:
+                  # the built-in catalog (and yours, when there is one)
+                  locaudit catalog test
+                  locaudit catalog test catalog.json
+                """
         )
 
         @Argument(help: ArgumentHelp("A catalog file to test over the built-in one.", valueName: "file"))
