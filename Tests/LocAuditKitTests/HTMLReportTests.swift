@@ -13,16 +13,18 @@ struct RenderedAudit {
     var report: AuditReport
     var timelines: [SessionTimeline]
     var evidence: [Int64: EvidenceText]
+    var devices: [String: DeviceLabel]
 
-    /// Audits the store and loads timelines and evidence the way `locaudit report` does.
+    /// Audits the store and loads timelines, evidence and devices the way `locaudit report` does.
     init(_ workspace: Workspace, options: ReportOptions = ReportOptions()) throws {
         let report = try Auditor(databasePath: workspace.store.path, options: AuditOptions()).run()
-        (timelines, evidence) = try Store(path: workspace.store.path, access: .read).htmlReportInputs(for: report.findings, options: options)
+        let inputs = try Store(path: workspace.store.path, access: .read).htmlReportInputs(for: report.findings, options: options)
+        (timelines, evidence, devices) = (inputs.timelines, inputs.evidence, inputs.devices)
         self.report = report
     }
 
     func html(_ options: ReportOptions = ReportOptions()) -> String {
-        HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, options: options)
+        HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, devices: devices, options: options)
     }
 
     /// The bundled samples: `samples/logs` and `samples/apps`.
@@ -356,13 +358,13 @@ struct Chromium {
         return result.stdout
     }
 
-    /// The page's DOM after parsing, serialised.
-    func dumpDOM(_ page: URL, profile: URL) throws -> String {
-        try run(page, ["--dump-dom"], profile: profile)
+    /// The page's DOM after parsing (and its scripts, if any), serialised; laid out at `width` x `height`.
+    func dumpDOM(_ page: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws -> String {
+        try run(page, ["--dump-dom", "--window-size=\(width),\(height)"], profile: profile)
     }
 
-    func screenshot(_ page: URL, to png: URL, profile: URL) throws {
-        _ = try run(page, ["--screenshot=\(png.path)", "--window-size=1280,2000", "--hide-scrollbars"], profile: profile)
+    func screenshot(_ page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws {
+        _ = try run(page, ["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars"], profile: profile)
     }
 }
 
