@@ -44,7 +44,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     public var isFleetSummary: Bool { self == .fleet || self == .fleetHTML }
 
     /// The report in this format. `html` also draws what `Store.htmlReportInputs` loads
-    /// (timelines, evidence lines, device names; without them the page has no timelines); the fleet
+    /// (timelines, evidence lines, device names; without them the page has no timelines, and
+    /// `fleet-html` its devices' names); the fleet
     /// summaries use `fleet` (the store's history), else this run's findings alone. Throws
     /// `OutputError` when a JSON report cannot be encoded (never an empty report instead).
     public func render(_ report: AuditReport, options: ReportOptions = ReportOptions(),
@@ -60,7 +61,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .html:
             return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, devices: html.devices, options: options)
         case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))
-        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report))
+        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report), devices: html.devices)
         }
     }
 }

@@ -312,11 +312,11 @@ public struct DeviceLabel: Sendable, Equatable {
         self.model = model
     }
 
-    /// The devices `findings` name, from the `devices` table.
-    static func load(_ db: Database, for findings: [Finding]) throws -> [String: DeviceLabel] {
+    /// The devices of these ids that the `devices` table knows.
+    static func load(_ db: Database, ids: Set<String>) throws -> [String: DeviceLabel] {
         let statement = try db.makeStatement(sql: "SELECT name, product_type FROM devices WHERE id = ?")
         var labels: [String: DeviceLabel] = [:]
-        for id in Set(findings.map(\.device)) {
+        for id in ids {
             guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
             labels[id] = DeviceLabel(id: id, name: row[0], model: row[1])
         }
@@ -346,7 +346,12 @@ extension Store {
     public func htmlReportInputs(for findings: [Finding], options: ReportOptions) throws -> HTMLReportInputs {
         try connect(readOnly: true).read { db in
             HTMLReportInputs(timelines: try SessionTimeline.load(db, for: findings, options: options),
-                             evidence: try EvidenceText.load(db, for: findings), devices: try DeviceLabel.load(db, for: findings))
+                             evidence: try EvidenceText.load(db, for: findings), devices: try DeviceLabel.load(db, ids: Set(findings.map(\.device))))
         }
+    }
+
+    /// The names and models of these devices, for reports. Reads only.
+    public func deviceLabels(_ ids: Set<String>) throws -> [String: DeviceLabel] {
+        try connect(readOnly: true).read { try DeviceLabel.load($0, ids: ids) }
     }
 }
