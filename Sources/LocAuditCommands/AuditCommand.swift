@@ -21,6 +21,9 @@ struct AuditCommand: ParsableCommand {
             Info.plist) is counted as not evaluable; an audit with nothing evaluable is \
             "insufficient evidence", never a pass.
 
+            On a terminal, a progress bar on stderr shows the events read and the sessions \
+            checked (none with --quiet or when stderr is not a terminal).
+
             Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on, \
             2 usage error (also a report path that is the database or cannot be written), \
             3 database missing or insufficient evidence, 6 the store cannot be used (cannot \
@@ -73,7 +76,7 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise.", valueName: "metres"))
     var reducedAccuracyFloor: Double = 1000
 
-    @Flag(help: "No report; the findings are still recorded and the exit code still says how it went.")
+    @Flag(help: "No report and no progress bar; the findings are still recorded and the exit code still says how it went.")
     var quiet = false
 
     func validate() throws {
@@ -116,7 +119,7 @@ struct AuditCommand: ParsableCommand {
         let report = try withStore(store.path) {
             let report: AuditReport
             do {
-                report = try Auditor(databasePath: store.path, options: options).run()
+                report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
             } catch let error as AuditError {
                 printError(error.description)
                 throw ExitCode(error.exitCode)

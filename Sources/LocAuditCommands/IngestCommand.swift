@@ -22,8 +22,8 @@ struct IngestCommand: ParsableCommand {
             the grown file later adds only what is missing. A gzip file whose last member \
             has its trailer, and a --style json array, are known whole.
 
-            On a terminal, a progress bar on stderr shows the bytes read (none with --quiet \
-            or when stderr is not a terminal).
+            On a terminal, a progress bar on stderr shows the bytes and files read (none \
+            with --quiet or when stderr is not a terminal).
 
             Exit codes: 0 every file stored or already there, 1 some file failed (the \
             others are stored), 2 usage error, 3 nothing to read, 6 the store cannot be \

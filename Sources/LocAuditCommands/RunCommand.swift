@@ -27,7 +27,9 @@ struct RunCommand: ParsableCommand {
             waits up to --wait seconds, then gives up with exit 4.
 
             Logs go to stderr (--quiet: warnings and errors only; --verbose: every file). \
-            Without --report, the text report goes to standard output.
+            On a terminal, a progress bar on stderr shows the bytes and files read, then \
+            the events and sessions audited (none with --quiet or when stderr is not a \
+            terminal). Without --report, the text report goes to standard output.
 
             Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or \
             above --fail-on, 2 usage error (also a report path that is the database or \
@@ -79,7 +81,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "The inbox's files are whole: read a last line that has no newline (by default it is held back, as in ingest).")
     var complete = false
 
-    @Flag(help: "Log warnings and errors only; no report on standard output unless asked with --report.")
+    @Flag(help: "Log warnings and errors only, no progress bar; no report on standard output unless asked with --report.")
     var quiet = false
 
     @Flag(help: "Log every file and step.")
@@ -107,6 +109,7 @@ struct RunCommand: ParsableCommand {
         options.lockWait = wait
         options.complete = complete
         options.settle = settle
+        options.progress = !quiet
         do {
             options.inventory = try inventory.map(Inventory.read)
         } catch let error as InventoryError {

@@ -46,13 +46,19 @@ public struct Auditor {
         self.options = options
     }
 
-    public func run() throws -> AuditReport {
+    /// Audits; `progress` (a terminal's bar) shows the events read and the sessions checked.
+    public func run(progress: ProgressBar? = nil) throws -> AuditReport {
+        defer { progress?.clear() }
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
         let db = try store.connect()
-        var input = try db.read { try AuditInput.load($0, scope: options.scope) }
+        progress?.start("reading events", unit: "events")
+        var input = try db.read { try AuditInput.load($0, scope: options.scope, progress: progress) }
+        progress?.start("replaying sessions")
         let timelines = input.timelines()
-        let (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        progress?.start("checking rules", total: timelines.reduce(0) { $0 + $1.count }, unit: "sessions")
+        let (raw, coverage, checks) = RuleEvaluation.evaluate(timelines, options: options, progress: progress)
+        progress?.start("recording findings")
         try db.read { try input.locate(raw, in: $0) }
         let found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
 
@@ -97,7 +103,7 @@ struct AuditInput {
     /// event id -> (source id, line), for the events findings cite (filled by `locate`)
     var locations: [Int64: (source: Int64, line: Int)] = [:]
 
-    static func load(_ db: Database, scope: EventScope) throws -> AuditInput {
+    static func load(_ db: Database, scope: EventScope, progress: ProgressBar? = nil) throws -> AuditInput {
         var sources: [Int64: (String, IOSVersion?)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, path, os_version FROM sources") {
             sources[row[0]] = (row[1], IOSVersion(row[2] as String?))
@@ -119,7 +125,7 @@ struct AuditInput {
             facts.defaultAccuracyReducedType = row[8]
             apps[facts.bundleId] = (facts, row[9])
         }
-        return AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        return AuditInput(events: try scope.load(db, progress: progress), sources: sources, apps: apps)
     }
 
     /// Looks up the file and line of every event the findings cite.

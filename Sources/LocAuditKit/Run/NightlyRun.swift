@@ -21,6 +21,8 @@ public struct RunOptions: Sendable {
     /// A file modified less than this many seconds ago is still being written: it (with its
     /// sidecar) is left for the next run (`--settle`; 0 reads everything at once).
     public var settle: TimeInterval = 60
+    /// Draw a progress bar on standard error when it is a terminal (not with `--quiet`).
+    public var progress = false
 
     public init(inbox: String, database: String) {
         self.inbox = inbox
@@ -110,7 +112,7 @@ public struct NightlyRun {
         ingestOptions.jobs = options.jobs
         ingestOptions.catalogFiles = options.catalogFiles
         ingestOptions.complete = options.complete
-        ingestOptions.quiet = true
+        ingestOptions.quiet = !options.progress
         let ingest = try Ingester(store: store, options: ingestOptions).run { file in
             switch file.outcome {
             case .ingested:
@@ -143,7 +145,7 @@ public struct NightlyRun {
                 audit.bundleIds = report.apps
                 audit.failOn = options.failOn
                 log.info("auditing \(report.devices.map { "\($0.count) devices" } ?? "every device"), \(report.apps.map { "\($0.count) apps" } ?? "every app")")
-                report.audit = try Auditor(databasePath: options.database, options: audit).run()
+                report.audit = try Auditor(databasePath: options.database, options: audit).run(progress: ProgressBar(quiet: !options.progress))
             }
         }
         if let archive = options.archive { self.archive(into: archive, &report) }
