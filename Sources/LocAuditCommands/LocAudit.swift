@@ -19,7 +19,7 @@ public struct LocAudit: ParsableCommand {
             7 a report or standard output could not be written (what was stored stays).
 
             Shell completion: locaudit --generate-completion-script bash, zsh or fish prints \
-            a script for that shell (README.md, Shell completion, says where to put it).
+            a script for that shell (README.md, Help and shell completion, says where to put it).
 
             EXAMPLES:
               # the bundled samples into ./locaudit.sqlite, then their audit as a page

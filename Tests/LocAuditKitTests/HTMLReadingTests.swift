@@ -52,6 +52,20 @@ import Testing
         #expect(!html.contains(" fill=\"#"))
     }
 
+    @Test("a modelled status that many lines contradict names five of them in its tooltip and counts the rest, and marks each")
+    func manyContradictions() {
+        let (report, timelines, evidence) = HTMLReportTests.hostileReport()
+        var timeline = timelines[0]
+        let start = timeline.startUS
+        let said = (1...8).map { SessionTimeline.LoggedValue(event: Int64(100 + $0), timeUS: start + Int64($0) * 1_000_000, value: "When In Use") }
+        timeline.lanes = [SessionTimeline.Lane(kind: .authorization, intervals: [
+            .init(startUS: start, endUS: timeline.endUS, value: "not determined", origin: .modelled, contradictions: said)])]
+        let html = HTMLReporter.generateReport(report, timelines: [timeline], evidence: evidence, options: ReportOptions())
+        #expect(html.components(separatedBy: "; a line says When In Use at ").count - 1 == 5)
+        #expect(html.contains("; and 3 more lines</title>"))
+        #expect(html.components(separatedBy: "<path class=\"contradiction\" d=").count - 1 == 8 + 1, "a mark per line, and the legend's")
+    }
+
     @Test("a status a line of the session says is drawn as observed")
     func observed() throws {
         let (_, audit) = try HTMLReportTests.tinyAudit()

@@ -118,7 +118,8 @@ struct TimelineDrawing {
             case .modelled?: tip += ", modelled by the replay: no line of this session says it (carried over from the session before, or what iOS does at a relaunch)"
             case nil: break
             }
-            for c in interval.contradictions { tip += "; a line says \(c.value) at \(HTMLFormat.clock(c.timeUS))" }
+            for c in interval.contradictions.prefix(5) { tip += "; a line says \(c.value) at \(HTMLFormat.clock(c.timeUS))" }
+            if interval.contradictions.count > 5 { tip += "; and \(interval.contradictions.count - 5) more lines" }
             let origin = interval.origin.map { " \($0.rawValue)" } ?? ""
             s += "<g class=\"interval \(Self.stateClass(lane.kind, interval.value))\(origin)\"><title>\(HTMLFormat.escape(tip))</title>\n"
             s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\"/>\n"

@@ -171,11 +171,11 @@ extension SessionTimeline {
                 var contradiction: LoggedValue?
                 if kind.tellsOrigin {
                     if value != nil { origin = intervals.last?.value == value ? intervals.last?.origin ?? .modelled : .modelled }
-                    if let logged = change.event.flatMap(kind.logged) {
-                        if logged.agrees(change.state) {
+                    if let event = change.event, let said = kind.status(saidBy: event) {
+                        if said == change.state.status {
                             origin = .observed
                         } else {
-                            contradiction = LoggedValue(event: logged.event.id, timeUS: change.timeUS, value: logged.value)
+                            contradiction = LoggedValue(event: event.id, timeUS: change.timeUS, value: said.laneName)
                         }
                     }
                 }
@@ -224,15 +224,10 @@ extension SessionTimeline.LaneKind {
     /// Whether the lane tells values a line said from values the replay models.
     var tellsOrigin: Bool { self == .authorization }
 
-    /// What a line says about this lane's value, when it says anything.
-    func logged(by event: AppEvent) -> (event: AppEvent, value: String, agrees: (ReplayState) -> Bool)? {
-        switch self {
-        case .authorization:
-            guard event.kind == .authorization || event.kind == .statusChange, let status = event.status else { return nil }
-            return (event, status.laneName, { $0.status == status })
-        default:
-            return nil
-        }
+    /// The status a line says, for the authorization lane: a callback or a status change.
+    func status(saidBy event: AppEvent) -> AuthorizationStatus? {
+        guard self == .authorization, event.kind == .authorization || event.kind == .statusChange else { return nil }
+        return event.status
     }
 
     /// What this lane shows for a replayed state; nil when the logs have not said it.
