@@ -273,7 +273,7 @@ struct RenderedAudit {
           .tags(.endToEnd), .timeLimit(.minutes(2)))
     func chromium() throws {
         guard let chromium = Chromium.find() else {
-            Issue.record("chromium is not installed: apt-get install -y chromium (.ci/run installs it); this test needs a real browser")
+            Issue.record("chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser")
             return
         }
         let (ws, audit) = try RenderedAudit.samples()
