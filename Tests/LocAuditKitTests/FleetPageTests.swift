@@ -93,10 +93,7 @@ import Testing
     @Test("in headless Chromium at 1366x768, the page needs no sideways scrolling: each matrix fits the screen, scrolls inside, and keeps its headers in view; screenshot kept with LOCAUDIT_KEEP_HTML",
           .tags(.endToEnd), .timeLimit(.minutes(2)))
     func onALaptop() throws {
-        guard let chromium = Chromium.find() else {
-            Issue.record("chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser")
-            return
-        }
+        guard let chromium = Chromium.required() else { return }
         let ws = try Workspace()
         let html = FleetSummaryReporter.generateHTML(Self.large, devices: Self.devices)
         let layout: Layout = try chromium.evaluate(html, script: Self.measure, in: ws.dir, width: 1366, height: 768)
@@ -122,13 +119,6 @@ import Testing
         let shot = ws.dir.appendingPathComponent("fleet.png")
         try chromium.screenshot(page, to: shot, profile: ws.dir.appendingPathComponent("chromium-profile"), width: 1366, height: 768)
         #expect(FileManager.default.fileExists(atPath: shot.path))
-        if let keep = ProcessInfo.processInfo.environment["LOCAUDIT_KEEP_HTML"] {
-            try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-            for item in [page, shot] {
-                let target = URL(fileURLWithPath: keep).appendingPathComponent(item.lastPathComponent)
-                try? FileManager.default.removeItem(at: target)
-                try FileManager.default.copyItem(at: item, to: target)
-            }
-        }
+        try Chromium.keep([page, shot])
     }
 }

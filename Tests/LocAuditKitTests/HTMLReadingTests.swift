@@ -177,35 +177,26 @@ import Testing
         }
     }
 
-    @Test("in headless Chromium, the sample report reads in time order, tells modelled from observed and names devices; screenshot kept with LOCAUDIT_KEEP_HTML",
+    @Test("in headless Chromium, the sample report reads in time order, tells modelled from observed and names devices; the Allow Once page's screenshot kept with LOCAUDIT_KEEP_HTML",
           .tags(.endToEnd), .timeLimit(.minutes(3)))
     func inChromium() throws {
-        guard let chromium = Chromium.find() else {
-            Issue.record("chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser")
-            return
-        }
+        guard let chromium = Chromium.required() else { return }
         let (ws, audit) = try RenderedAudit.samples()
-        let (allowOnceWS, allowOnce) = try Self.allowOnce()
-        for (name, page, workspace) in [("report", audit, ws), ("allow-once", allowOnce, allowOnceWS)] {
-            let html = page.html()
-            let layout: Layout = try chromium.evaluate(html, script: Self.measure, in: workspace.dir)
-            if name == "report" {
-                Self.checkLayout(layout, times: page.evidence.mapValues(\.time), devices: page.devices)
-            }
-            let shot = workspace.dir.appendingPathComponent("\(name).png")
-            let file = workspace.dir.appendingPathComponent("\(name).html")
-            try html.write(to: file, atomically: true, encoding: .utf8)
-            try chromium.screenshot(file, to: shot, profile: workspace.dir.appendingPathComponent("chromium-profile"))
-            #expect(FileManager.default.fileExists(atPath: shot.path))
-            if let keep = ProcessInfo.processInfo.environment["LOCAUDIT_KEEP_HTML"] {
-                try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-                for item in [file, shot] {
-                    let target = URL(fileURLWithPath: keep).appendingPathComponent(item.lastPathComponent)
-                    try? FileManager.default.removeItem(at: target)
-                    try FileManager.default.copyItem(at: item, to: target)
-                }
-            }
-        }
+        let layout: Layout = try chromium.evaluate(audit.html(), script: Self.measure, in: ws.dir)
+        Self.checkLayout(layout, times: audit.evidence.mapValues(\.time), devices: audit.devices)
+
+        // The Allow Once story: its relaunched session's status drawn as modelled, the device by name.
+        let (allowWS, allowOnce) = try Self.allowOnce()
+        let html = allowOnce.html()
+        let allowLayout: Layout = try chromium.evaluate(html, script: Self.measure, in: allowWS.dir)
+        #expect(allowLayout.authorization.count == 1)
+        #expect(allowLayout.authorization.allSatisfy { $0[0].contains("modelled by the replay") && $0[1] != "none" }, "\(allowLayout.authorization)")
+        #expect(!allowLayout.devices.isEmpty && allowLayout.devices.allSatisfy { $0 == ["Lab iPhone 11", "UDID \(Self.udid)"] })
+        let file = allowWS.dir.appendingPathComponent("allow-once.html"), shot = allowWS.dir.appendingPathComponent("allow-once.png")
+        try html.write(to: file, atomically: true, encoding: .utf8)
+        try chromium.screenshot(file, to: shot, profile: allowWS.dir.appendingPathComponent("chromium-profile"))
+        #expect(FileManager.default.fileExists(atPath: shot.path))
+        try Chromium.keep([file, shot])
     }
 }
 

@@ -61,8 +61,8 @@ private struct Page {
         self.devices = devices
         self.options = options
         let shown = Set(report.findings.map(\.device) + report.resolved.map(\.device) + timelines.map(\.deviceId))
-        let names = shown.compactMap { devices[$0]?.name }
-        self.sharedNames = Set(names.filter { name in names.filter { $0 == name }.count > 1 })
+        let named = Dictionary(shown.compactMap { devices[$0]?.name }.map { ($0, 1) }, uniquingKeysWith: +)
+        self.sharedNames = Set(named.filter { $0.value > 1 }.keys)
         var number: [String: Int] = [:]
         for (i, f) in report.findings.enumerated() where number[f.fingerprint] == nil { number[f.fingerprint] = i + 1 }
         self.number = number
