@@ -10,21 +10,35 @@ struct AuditCommand: ParsableCommand {
         commandName: "audit",
         abstract: "Replay every app session against the rules model and report findings.",
         discussion: """
-            Sessions are rebuilt from the stored events (one per app process) and replayed in
-            time order per app and device; every rule of `locaudit rules` is checked. Findings
-            go to the `findings` table and the report; each run is recorded in `audit_runs`,
-            and the report says which findings are new, persisting and resolved since the
-            previous run. Re-auditing an unchanged database gives the same findings.
+            Sessions are rebuilt from the stored events (one per app process) and replayed \
+            in time order per app and device; every rule of `locaudit rules` is checked. \
+            Findings go to the `findings` table and the report; each run is recorded in \
+            `audit_runs`, and the report says which findings are new, persisting and \
+            resolved since the previous run. Re-auditing an unchanged database gives the \
+            same findings.
 
-            A rule that cannot be evaluated (unknown iOS version, <private> locations, no
-            Info.plist) is counted as not evaluable; an audit with nothing evaluable is
+            A rule that cannot be evaluated (unknown iOS version, <private> locations, no \
+            Info.plist) is counted as not evaluable; an audit with nothing evaluable is \
             "insufficient evidence", never a pass.
 
-            Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on,
-            2 usage error (also a report path that is the database or cannot be written),
-            3 database missing or insufficient evidence, 6 the store cannot be used (cannot
-            open it, not a locaudit store, damaged, read-only, disk full), 7 a report could not
-            be written (the audit is recorded: `locaudit report` writes it again).
+            On a terminal, a progress bar on stderr shows the events read and the sessions \
+            checked (none with --quiet or when stderr is not a terminal).
+
+            Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on, \
+            2 usage error (also a report path that is the database or cannot be written), \
+            3 database missing or insufficient evidence, 6 the store cannot be used (cannot \
+            open it, not a locaudit store, damaged, read-only, disk full), 7 a report could \
+            not be written (the audit is recorded: `locaudit report` writes it again).
+
+            EXAMPLES:
+              # every session, the text report on the terminal
+              locaudit audit
+              # one app, failing on medium findings too, as a page and for CI
+              locaudit audit --app com.example.weather --fail-on medium \\
+                  --report html:audit.html --report junit:junit.xml
+              # accept today's findings, then report only new ones
+              locaudit audit --write-baseline baseline.json
+              locaudit audit --baseline baseline.json
             """
     )
 
@@ -62,7 +76,7 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise.", valueName: "metres"))
     var reducedAccuracyFloor: Double = 1000
 
-    @Flag(help: "No report; the findings are still recorded and the exit code still says how it went.")
+    @Flag(help: "No report and no progress bar; the findings are still recorded and the exit code still says how it went.")
     var quiet = false
 
     func validate() throws {
@@ -105,7 +119,7 @@ struct AuditCommand: ParsableCommand {
         let report = try withStore(store.path) {
             let report: AuditReport
             do {
-                report = try Auditor(databasePath: store.path, options: options).run()
+                report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
             } catch let error as AuditError {
                 printError(error.description)
                 throw ExitCode(error.exitCode)

@@ -20,6 +20,16 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Show or test the message catalog, or see which of its families a store's logs contain.",
+        discussion: """
+            Which log messages are events, and how their keys map to columns, is data: \
+            the built-in catalog, with catalog files laid over it (--catalog of ingest and \
+            run, else $LOCAUDIT_CATALOG, else ~/.config/locaudit/catalog.json).
+
+            EXAMPLES:
+              # start a catalog file from the built-in one, then test it
+              locaudit catalog show > catalog.json
+              locaudit catalog test catalog.json
+            """,
         subcommands: [Show.self, Test.self, Coverage.self]
     )
 
@@ -27,11 +37,13 @@ struct CatalogCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the built-in catalog (a valid catalog file to start from).",
             discussion: """
-                Each pattern's "provenance" says whether its wording is real (seen in a real log, or a
-                real os_log format string of Apple's code) or a reference shape of this project, and
-                where it comes from.
-                """
-        )
+                Each pattern's "provenance" says whether its wording is real (seen in a real log, \
+                or a real os_log format string of Apple's code) or a reference shape of this \
+                project, and where it comes from.
+
+                EXAMPLES:
+                  locaudit catalog show > catalog.json
+                """)
         func run() throws { try Output.standardOutput(Catalog.builtinJSON + "\n") }
     }
 
@@ -39,15 +51,21 @@ struct CatalogCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Which message families the stored logs contain, per device, and so what the audit can judge.",
             discussion: """
-                Families: app (the app's own CoreLocation lines), app-state (app states and launches),
-                daemon (locationd's status and accuracy changes, location subscriptions), indicator
-                (the blue bar), prompts, installs, privacy-report, and system (iOS's own
-                CLLocationManager lines, never an app's). A family with no line on a device says
-                nothing about it: the audit cannot judge what needs it there.
+                Families: app (the app's own CoreLocation lines), app-state (app states and \
+                launches), daemon (locationd's status and accuracy changes, location \
+                subscriptions), indicator (the blue bar), prompts, installs, privacy-report, and \
+                system (iOS's own CLLocationManager lines, never an app's). A family with no line \
+                on a device says nothing about it: the audit cannot judge what needs it there.
 
-                Exit codes: 0 printed, 1 a catalog file cannot be read, 2 usage error, 3 no database,
-                6 the store cannot be used (cannot open it, not a locaudit store, damaged),
-                7 standard output could not be written.
+                Exit codes: 0 printed, 1 a catalog file cannot be read, 2 usage error, 3 no \
+                database, 6 the store cannot be used (cannot open it, not a locaudit store, \
+                damaged), 7 standard output could not be written.
+
+                EXAMPLES:
+                  # which families the audited samples hold, per device
+                  locaudit catalog coverage
+                  # the same for a script
+                  locaudit catalog coverage --json
                 """
         )
 
@@ -73,7 +91,15 @@ struct CatalogCommand: ParsableCommand {
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that every sample of the catalog parses to the event it claims.",
-            discussion: "Tests the built-in catalog with FILE (or the default user catalog) laid over it. Exit 0 when every sample passes, 1 otherwise."
+            discussion: """
+                Tests the built-in catalog with FILE (or the default user catalog) laid over \
+                it. Exit 0 when every sample passes, 1 otherwise.
+
+                EXAMPLES:
+                  # the built-in catalog (and yours, when there is one)
+                  locaudit catalog test
+                  locaudit catalog test catalog.json
+                """
         )
 
         @Argument(help: ArgumentHelp("A catalog file to test over the built-in one.", valueName: "file"))

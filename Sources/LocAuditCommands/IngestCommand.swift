@@ -9,24 +9,37 @@ struct IngestCommand: ParsableCommand {
         commandName: "ingest",
         abstract: "Read device log exports into the database.",
         discussion: """
-            PATH may be a file, a directory (read recursively) or - for standard input; gzip
-            (one or several members) or plain text, and the container are detected from the
-            bytes. Info.plists and ideviceinfo outputs among the paths are read as app and
-            device facts; a log's device facts are also read from a sidecar file beside it
+            PATH may be a file, a directory (read recursively) or - for standard input; gzip \
+            (one or several members) or plain text, and the container are detected from the \
+            bytes. Info.plists and ideviceinfo outputs among the paths are read as app and \
+            device facts; a log's device facts are also read from a sidecar file beside it \
             (LOG-STEM.ideviceinfo.txt).
 
-            A file is stored wholly or not at all; a file whose content is already in the
-            database is skipped. A plain file (or standard input) that ends without a
-            newline may still be being written: its last line (with the record it
-            continues) is held back, counted as incomplete, unless --complete; ingesting
-            the grown file later adds only what is missing. A gzip file whose last member
+            A file is stored wholly or not at all; a file whose content is already in the \
+            database is skipped. A plain file (or standard input) that ends without a \
+            newline may still be being written: its last line (with the record it \
+            continues) is held back, counted as incomplete, unless --complete; ingesting \
+            the grown file later adds only what is missing. A gzip file whose last member \
             has its trailer, and a --style json array, are known whole.
 
-            Exit codes: 0 every file stored or already there, 1 some file failed (the
-            others are stored), 2 usage error, 3 nothing to read, 6 the
-            store cannot be used (cannot create or open it, not a locaudit store, damaged,
-            read-only, disk full: the files stored before it stay), 7 standard output could
-            not be written (what was read is stored).
+            On a terminal, a progress bar on stderr shows the bytes and files read (none \
+            with --quiet or when stderr is not a terminal).
+
+            Exit codes: 0 every file stored or already there, 1 some file failed (the \
+            others are stored), 2 usage error, 3 nothing to read, 6 the store cannot be \
+            used (cannot create or open it, not a locaudit store, damaged, read-only, disk \
+            full: the files stored before it stay), 7 standard output could not be written \
+            (what was read is stored).
+
+            EXAMPLES:
+              # the bundled samples (Info.plists, logs and their sidecars)
+              locaudit ingest samples/apps samples/logs samples/audit
+              # one export into another database, with its device's facts given
+              locaudit ingest --db demo.sqlite --device qa-iphone7 --os 10.3.3 \\
+                  samples/logs/qa-iphone7-10-2026-11-20.log.gz
+              # a whole log from a pipe
+              gzip -dc samples/logs/qa-iphone6-8-2026-11-20.log.gz \\
+                  | locaudit ingest --complete -
             """
     )
 

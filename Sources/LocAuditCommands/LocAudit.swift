@@ -8,16 +8,27 @@ public struct LocAudit: ParsableCommand {
         commandName: "locaudit",
         abstract: "Audit iOS location authorization and delivery in device logs.",
         discussion: """
-            Ingest gzipped device log exports into SQLite, then audit every app session
+            Ingest gzipped device log exports into SQLite, then audit every app session \
             against what iOS promises about location, version by version, and report.
 
-            Exit codes (each command's help says more): 0 success, 1 something failed or
-            findings at or above --fail-on, 2 usage error, 3 nothing to read, no database,
-            or insufficient evidence, 4 another run holds the lock (run, prune),
-            5 some input file failed in a run (the others were stored and audited),
-            6 the store cannot be used (cannot open or create it, not a locaudit store,
-            damaged, read-only, disk full).
+            Exit codes (each command's help says more): 0 success; 1 findings at or above \
+            --fail-on, or something failed; 2 usage error; 3 nothing to read, no database, or \
+            insufficient evidence; 4 another run holds the lock (run, prune); 5 some input file \
+            failed in a run (the others were stored and audited); 6 the store cannot be used \
+            (cannot open or create it, not a locaudit store, damaged, read-only, disk full); \
             7 a report or standard output could not be written (what was stored stays).
+
+            Shell completion: locaudit --generate-completion-script bash, zsh or fish prints \
+            a script for that shell (README.md, Help and shell completion, says where to put it).
+
+            EXAMPLES:
+              # the bundled samples into ./locaudit.sqlite, then their audit as a page
+              locaudit ingest samples/apps samples/logs samples/audit
+              locaudit audit --report html:audit.html
+              # bash completion for this user (bash-completion loads it in new shells)
+              mkdir -p ~/.local/share/bash-completion/completions
+              locaudit --generate-completion-script bash \\
+                  > ~/.local/share/bash-completion/completions/locaudit
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,

@@ -8,17 +8,31 @@ struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Ask the database a question in SQL: a saved query by name, a .sql file, or --sql.",
+        // ArgumentParser does not wrap the synopsis: one line per form, each narrower than a terminal.
+        usage: """
+            locaudit query [<options>] <name|file.sql> [--param <key=value> ...]
+            locaudit query [<options>] --sql <sql> [--param <key=value> ...]
+            locaudit query --list
+            """,
         discussion: """
-            The connection is read-only: a statement that would write is refused and changes
-            nothing. Parameters are bound (:name in the SQL, --param name=VALUE here), never
-            spliced into the SQL. Saved queries are looked for in $LOCAUDIT_QUERIES, ./queries
-            and the queries folder of the locaudit checkout or installation.
-            One statement at a time. A read-only store is fine. A number SQLite holds as
-            infinite is Infinity or -Infinity in table and csv, null in json;
-            two columns of one name are refused in json (name them apart with AS).
-            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no
-            database, 6 the store cannot be used (cannot open it, not a locaudit store, damaged),
-            7 standard output could not be written.
+            The connection is read-only: a statement that would write is refused and \
+            changes nothing. Parameters are bound (:name in the SQL, --param name=VALUE \
+            here), never spliced into the SQL. Saved queries are looked for in \
+            $LOCAUDIT_QUERIES, ./queries and the queries folder of the locaudit checkout or \
+            installation. One statement at a time. A read-only store is fine. A number \
+            SQLite holds as infinite is Infinity or -Infinity in table and csv, null in \
+            json; two columns of one name are refused in json (name them apart with AS).
+
+            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no \
+            database, 6 the store cannot be used (cannot open it, not a locaudit store, \
+            damaged), 7 standard output could not be written.
+
+            EXAMPLES:
+              locaudit query --list
+              locaudit query findings-by-rule-and-app
+              locaudit query session-timeline --param bundle=com.example.weather \\
+                  --param pid=1053
+              locaudit query --sql "SELECT count(*) AS events FROM events" --format csv
             """
     )
 

@@ -6,12 +6,21 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Render the findings of a recorded audit run (default: the latest) without auditing again.",
+        // ArgumentParser does not wrap the synopsis: the long one is wider than a terminal.
+        usage: "locaudit report [<options>]",
         discussion: """
-            Writes the same reports `locaudit audit` would have written for that run, from the
-            database alone; a read-only store is fine. Exit codes: 0 rendered, 2 usage error
-            (also a report path that is the database or cannot be written), 3 no database or
-            no such run, 6 the store cannot be used (cannot open it, not a locaudit store,
-            damaged), 7 a report could not be written.
+            Writes the same reports `locaudit audit` would have written for that run, from \
+            the database alone; a read-only store is fine.
+
+            Exit codes: 0 rendered, 2 usage error (also a report path that is the database \
+            or cannot be written), 3 no database or no such run, 6 the store cannot be used \
+            (cannot open it, not a locaudit store, damaged), 7 a report could not be written.
+
+            EXAMPLES:
+              # the latest run again, as a page and for a ticket
+              locaudit report --report html:audit.html --report markdown:ticket.md
+              # run 1, as JSON on standard output
+              locaudit report --run 1 --format json
             """
     )
 

@@ -6,12 +6,29 @@ struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List the audit rules, explain one, or run their examples.",
+        discussion: """
+            Each rule is one file in Sources/LocAuditKit/Rules/ with triggering and \
+            non-triggering examples written as log snippets: they are its documentation \
+            and its tests.
+
+            EXAMPLES:
+              locaudit rules
+              locaudit rules explain allow-once-persisting
+              locaudit rules test
+            """,
         subcommands: [List.self, Explain.self, Test.self],
         defaultSubcommand: List.self
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the rules: id, severity, iOS range, description.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the rules: id, severity, iOS range, description.",
+            discussion: """
+                EXAMPLES:
+                  locaudit rules list
+                  # the README's rule table
+                  locaudit rules list --markdown
+                """)
 
         @Flag(help: "As a Markdown table (the README's rule table).")
         var markdown = false
@@ -23,7 +40,12 @@ struct RulesCommand: ParsableCommand {
     }
 
     struct Explain: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a rule's rationale and examples.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a rule's rationale and examples.",
+            discussion: """
+                EXAMPLES:
+                  locaudit rules explain missing-blue-bar
+                """)
 
         @Argument(help: ArgumentHelp("The rule's identifier.", valueName: "id"))
         var id: String
@@ -41,7 +63,12 @@ struct RulesCommand: ParsableCommand {
 
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run every rule's examples through ingest and audit; exit 1 on any drift.")
+            abstract: "Run every rule's examples through ingest and audit; exit 1 on any drift.",
+            discussion: """
+                EXAMPLES:
+                  locaudit rules test
+                  locaudit rules test delivery-without-authorization
+                """)
 
         @Argument(help: ArgumentHelp("Only this rule.", valueName: "id"))
         var id: String?

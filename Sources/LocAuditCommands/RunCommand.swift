@@ -8,34 +8,44 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "The nightly run: ingest what is new in an inbox, audit what it touches, report, archive.",
         discussion: """
-            Every file of the inbox whose content is not stored yet is ingested (with
-            --jobs files at once); then only the devices and apps the new data mentions
-            are audited (a new Info.plist: its app on every device), the reports are
-            written and, with --archive, every file now in the store moves there under the
-            same relative path (a failed file stays, and so does a log that ends inside a
-            line: its last line is held back, as in ingest, unless --complete). A run with
-            nothing new says so and does nothing else. Device facts come from a sidecar
-            (NAME-DATE.ideviceinfo.txt) else from --inventory (a CSV
-            udid,name,product_type,os_version; a log matches the row whose name, else
+            Every file of the inbox whose content is not stored yet is ingested (with \
+            --jobs files at once); then only the devices and apps the new data mentions \
+            are audited (a new Info.plist: its app on every device), the reports are \
+            written and, with --archive, every file now in the store moves there under the \
+            same relative path (a failed file stays, and so does a log that ends inside a \
+            line: its last line is held back, as in ingest, unless --complete). A run with \
+            nothing new says so and does nothing else. Device facts come from a sidecar \
+            (NAME-DATE.ideviceinfo.txt) else from --inventory (a CSV \
+            udid,name,product_type,os_version; a log matches the row whose name, else \
             UDID, is its file name's part before -YYYY-MM-DD).
 
-            A file modified less than --settle seconds ago (default 60) is still being
-            written: it is left for the next run with its sidecar, and the report and a log
-            line say so.
+            A file modified less than --settle seconds ago (default 60) is still being \
+            written: it is left for the next run with its sidecar, and the report and a \
+            log line say so.
 
-            A lock (DB.lock beside the database) keeps runs from overlapping: a second run waits
-            up to --wait seconds, then gives up with exit 4.
+            A lock (DB.lock beside the database) keeps runs from overlapping: a second run \
+            waits up to --wait seconds, then gives up with exit 4.
 
-            Logs go to stderr (--quiet: warnings and errors only; --verbose: every file).
-            Without --report, the text report goes to standard output.
+            Logs go to stderr (--quiet: warnings and errors only; --verbose: every file). \
+            On a terminal, a progress bar on stderr shows the bytes and files read, then \
+            the events and sessions audited (none with --quiet or when stderr is not a \
+            terminal). Without --report, the text report goes to standard output.
 
-            Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or above
-            --fail-on, 2 usage error (also a report path that is the database or cannot be
-            written), 3 insufficient evidence, 4 another run holds the lock, 5 some file failed
-            to ingest (the others were stored, audited and reported), 6 the store cannot be used
-            (cannot create or open it, not a locaudit store, damaged, read-only, disk full),
-            7 a report could not be written (the run is stored and archived: `locaudit report`
-            writes it again).
+            Exit codes: 0 nothing at or above --fail-on (or nothing new), 1 findings at or \
+            above --fail-on, 2 usage error (also a report path that is the database or \
+            cannot be written), 3 insufficient evidence, 4 another run holds the lock, \
+            5 some file failed to ingest (the others were stored, audited and reported), \
+            6 the store cannot be used (cannot create or open it, not a locaudit store, \
+            damaged, read-only, disk full), 7 a report could not be written (the run is \
+            stored and archived: `locaudit report` writes it again).
+
+            EXAMPLES:
+              # tonight's exports: ingest, audit, report, archive
+              locaudit run --inbox inbox --archive archive --report html:audit.html
+              # from cron: silent on a good night, reports kept in reports/
+              locaudit run --quiet --inbox inbox --archive archive \\
+                  --inventory inventory.csv --report text:reports/latest.txt \\
+                  --report fleet-html:reports/fleet.html
             """
     )
 
@@ -74,7 +84,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "The inbox's files are whole: read a last line that has no newline (by default it is held back, as in ingest).")
     var complete = false
 
-    @Flag(help: "Log warnings and errors only; no report on standard output unless asked with --report.")
+    @Flag(help: "Log warnings and errors only, no progress bar; no report on standard output unless asked with --report.")
     var quiet = false
 
     @Flag(help: "Log every file and step.")
@@ -104,6 +114,7 @@ struct RunCommand: ParsableCommand {
         options.complete = complete
         options.settle = settle
         options.date = date.flatMap(CivilDate.init)
+        options.progress = !quiet
         do {
             options.inventory = try inventory.map(Inventory.read)
         } catch let error as InventoryError {

@@ -6,24 +6,32 @@ struct PruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Remove the raw events and sources of old logs; keep findings, sessions and audit runs.",
+        // ArgumentParser does not wrap the synopsis: the long one is wider than a terminal.
+        usage: "locaudit prune [<options>] --older-than <age>",
         discussion: """
-            A log is old when its last line is older than --older-than (30d, 12h, 2w). Its events
-            and its row in sources go; findings keep their evidence as file and line, sessions
-            and audit runs stay. Pruning removes lines, not knowledge: what the replay knew of
-            each app on each device where its lines were cut is kept (replay_checkpoints), and
-            later audits start from it, so findings on later data do not change; the sessions
-            and findings of the pruned lines stay as they were, marked evidence_pruned_at, and
-            are never resolved. Audit runs started before the cutoff, except the latest
-            --keep-checks, lose their per-check detail (their counts, coverage and findings
-            stay; their JUnit report lists only their findings). The database is then vacuumed
-            and the bytes freed measured.
-            Takes the nightly run's lock (waits up to --wait seconds). The largest age is 100
-            years (36500d).
+            A log is old when its last line is older than --older-than (30d, 12h, 2w). Its \
+            events and its row in sources go; findings keep their evidence as file and \
+            line, sessions and audit runs stay. Pruning removes lines, not knowledge: what \
+            the replay knew of each app on each device where its lines were cut is kept \
+            (replay_checkpoints), and later audits start from it, so findings on later data \
+            do not change; the sessions and findings of the pruned lines stay as they were, \
+            marked evidence_pruned_at, and are never resolved. Audit runs started before the \
+            cutoff, except the latest --keep-checks, lose their per-check detail (their \
+            counts, coverage and findings stay; their JUnit report lists only their \
+            findings). The database is then vacuumed and the bytes freed measured. Takes the \
+            nightly run's lock (waits up to --wait seconds). The largest age is 100 years \
+            (36500d).
 
-            Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database (or a
-            checkpoint another version wrote), 4 a run holds the lock, 6 the store cannot be
-            used (cannot open it, not a locaudit store, damaged, read-only, disk full),
-            7 standard output could not be written (the pruning is done).
+            Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database (or a \
+            checkpoint another version wrote), 4 a run holds the lock, 6 the store cannot be \
+            used (cannot open it, not a locaudit store, damaged, read-only, disk full), 7 \
+            standard output could not be written (the pruning is done).
+
+            EXAMPLES:
+              # what cron runs weekly
+              locaudit prune --older-than 30d
+              # the rows and bytes removed, for a script
+              locaudit prune --older-than 2w --json
             """
     )
 
@@ -74,9 +82,16 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "The store's size, rows per table, devices, apps, iOS versions and time span.",
         discussion: """
-            A read-only store is fine. Exit codes: 0 printed, 2 usage error, 3 no database,
-            6 the store cannot be used (cannot open it, not a locaudit store, damaged),
-            7 standard output could not be written.
+            A read-only store is fine.
+
+            Exit codes: 0 printed, 2 usage error, 3 no database, 6 the store cannot be used \
+            (cannot open it, not a locaudit store, damaged), 7 standard output could not be \
+            written.
+
+            EXAMPLES:
+              locaudit stats
+              # for a script or a dashboard
+              locaudit stats --json
             """
     )
 

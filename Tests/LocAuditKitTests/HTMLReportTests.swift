@@ -13,16 +13,18 @@ struct RenderedAudit {
     var report: AuditReport
     var timelines: [SessionTimeline]
     var evidence: [Int64: EvidenceText]
+    var devices: [String: DeviceLabel]
 
-    /// Audits the store and loads timelines and evidence the way `locaudit report` does.
+    /// Audits the store and loads timelines, evidence and devices the way `locaudit report` does.
     init(_ workspace: Workspace, options: ReportOptions = ReportOptions()) throws {
         let report = try Auditor(databasePath: workspace.store.path, options: AuditOptions()).run()
-        (timelines, evidence) = try Store(path: workspace.store.path, access: .read).htmlReportInputs(for: report.findings, options: options)
+        let inputs = try Store(path: workspace.store.path, access: .read).htmlReportInputs(for: report.findings, options: options)
+        (timelines, evidence, devices) = (inputs.timelines, inputs.evidence, inputs.devices)
         self.report = report
     }
 
     func html(_ options: ReportOptions = ReportOptions()) -> String {
-        HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, options: options)
+        HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, devices: devices, options: options)
     }
 
     /// The bundled samples: `samples/logs` and `samples/apps`.
@@ -270,10 +272,7 @@ struct RenderedAudit {
     @Test("the sample report renders in headless Chromium: verdict, a timeline per session with findings, findings linked to their evidence, a non-blank screenshot",
           .tags(.endToEnd), .timeLimit(.minutes(2)))
     func chromium() throws {
-        guard let chromium = Chromium.find() else {
-            Issue.record("chromium is not installed: apt-get install -y chromium (.ci/run installs it); this test needs a real browser")
-            return
-        }
+        guard let chromium = Chromium.required() else { return }
         let (ws, audit) = try RenderedAudit.samples()
         let page = ws.dir.appendingPathComponent("report.html")
         try audit.html().write(to: page, atomically: true, encoding: .utf8)
@@ -304,14 +303,7 @@ struct RenderedAudit {
         let screenshot = ws.dir.appendingPathComponent("report.png")
         try chromium.screenshot(page, to: screenshot, profile: ws.dir.appendingPathComponent("chromium-profile"))
         let png = try Data(contentsOf: screenshot)
-        // LOCAUDIT_KEEP_HTML=DIR keeps the page and its screenshot (to look at them, or for the README).
-        if let keep = ProcessInfo.processInfo.environment["LOCAUDIT_KEEP_HTML"] {
-            try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(atPath: keep + "/report.html")
-            try? FileManager.default.removeItem(atPath: keep + "/report.png")
-            try FileManager.default.copyItem(at: page, to: URL(fileURLWithPath: keep + "/report.html"))
-            try FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep + "/report.png"))
-        }
+        try Chromium.keep([page, screenshot])
         let size = try #require(pngSize(png))
         #expect(size.width == 1280 && size.height == 2000)
         // A blank page of the same size, rendered by the same browser, for scale.
@@ -340,6 +332,25 @@ struct RenderedAudit {
 struct Chromium {
     let path: String
 
+    /// Chromium, or an issue that says how to install it: the tests that call this need a real browser.
+    static func required() -> Chromium? {
+        if let chromium = find() { return chromium }
+        Issue.record("chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser")
+        return nil
+    }
+
+    /// LOCAUDIT_KEEP_HTML=DIR keeps these files (pages and their screenshots) there, to look
+    /// at them, or for the README.
+    static func keep(_ files: [URL]) throws {
+        guard let keep = ProcessInfo.processInfo.environment["LOCAUDIT_KEEP_HTML"] else { return }
+        try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+        for file in files {
+            let target = URL(fileURLWithPath: keep).appendingPathComponent(file.lastPathComponent)
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.copyItem(at: file, to: target)
+        }
+    }
+
     static func find() -> Chromium? {
         let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for dir in dirs {
@@ -356,13 +367,13 @@ struct Chromium {
         return result.stdout
     }
 
-    /// The page's DOM after parsing, serialised.
-    func dumpDOM(_ page: URL, profile: URL) throws -> String {
-        try run(page, ["--dump-dom"], profile: profile)
+    /// The page's DOM after parsing (and its scripts, if any), serialised; laid out at `width` x `height`.
+    func dumpDOM(_ page: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws -> String {
+        try run(page, ["--dump-dom", "--window-size=\(width),\(height)"], profile: profile)
     }
 
-    func screenshot(_ page: URL, to png: URL, profile: URL) throws {
-        _ = try run(page, ["--screenshot=\(png.path)", "--window-size=1280,2000", "--hide-scrollbars"], profile: profile)
+    func screenshot(_ page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws {
+        _ = try run(page, ["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars"], profile: profile)
     }
 }
 

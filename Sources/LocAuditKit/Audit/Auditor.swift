@@ -48,15 +48,21 @@ public struct Auditor {
         self.options = options
     }
 
-    public func run() throws -> AuditReport {
+    /// Audits; `progress` (a terminal's bar) shows the events read and the sessions checked.
+    public func run(progress: ProgressBar? = nil) throws -> AuditReport {
+        defer { progress?.clear() }
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
         let db = try store.connect()
-        var input = try db.read { try AuditInput.load($0, scope: options.scope) }
+        progress?.start("reading events", unit: "events")
+        var input = try db.read { try AuditInput.load($0, scope: options.scope, progress: progress) }
+        progress?.start("replaying sessions")
         let timelines = input.timelines()
-        let (raw, evaluated, checks) = RuleEvaluation.evaluate(timelines, options: options)
+        progress?.start("checking rules", total: timelines.reduce(0) { $0 + $1.count }, unit: "sessions")
+        let (raw, evaluated, checks) = RuleEvaluation.evaluate(timelines, options: options, progress: progress)
         var coverage = evaluated
         coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
+        progress?.start("recording findings")
         try db.read { try input.locate(raw, in: $0) }
         var found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
@@ -117,7 +123,7 @@ struct AuditInput {
     /// event id -> (source id, line), for the events findings cite (filled by `locate`)
     var locations: [Int64: (source: Int64, line: Int)] = [:]
 
-    static func load(_ db: Database, scope: EventScope) throws -> AuditInput {
+    static func load(_ db: Database, scope: EventScope, progress: ProgressBar? = nil) throws -> AuditInput {
         var sources: [Int64: (String, IOSVersion?)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, path, os_version FROM sources") {
             sources[row[0]] = (row[1], IOSVersion(row[2] as String?))
@@ -139,7 +145,7 @@ struct AuditInput {
             facts.defaultAccuracyReducedType = row[8]
             apps[facts.bundleId] = (facts, row[9])
         }
-        var input = AuditInput(events: try scope.load(db), sources: sources, apps: apps)
+        var input = AuditInput(events: try scope.load(db, progress: progress), sources: sources, apps: apps)
         input.checkpoints = try ReplayCheckpoint.load(db, scope: scope)
         for row in try Row.fetchAll(db, sql: """
             SELECT device_id, zone_assumed, zone_offset, zone_from FROM sources

@@ -30,7 +30,8 @@ struct RawFinding {
 /// Version gating is done here, once: a rule with a first iOS version is not evaluable on
 /// a session of unknown version, and not applicable (not counted) before that version.
 enum RuleEvaluation {
-    static func evaluate(_ timelines: [[ReplayedSession]], options: AuditOptions) -> (findings: [RawFinding], coverage: Coverage, checks: [RuleCheckRecord]) {
+    static func evaluate(_ timelines: [[ReplayedSession]], options: AuditOptions, progress: ProgressBar? = nil)
+        -> (findings: [RawFinding], coverage: Coverage, checks: [RuleCheckRecord]) {
         let selected = options.selectedRules
         let sessionRules = RuleRegistry.sessionRules.filter { selected.contains(type(of: $0).description.identifier) }
         let configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
@@ -40,7 +41,10 @@ enum RuleEvaluation {
         var unknownVersionApps = Set<String>()
         var checks: [RuleCheckRecord] = []
 
+        var sessionsSeen = 0
         for timeline in timelines {
+            progress?.advance(to: sessionsSeen)
+            sessionsSeen += timeline.count
             for replayed in timeline where overlaps(replayed.session, options) {
                 let session = replayed.session
                 coverage.sessions += 1

@@ -55,11 +55,12 @@ public final class Ingester: @unchecked Sendable {
         let logs = inputs.filter { !Ingester.looksLikeFacts($0) }
         var reports = [FileReport?](repeating: nil, count: facts.count + logs.count)
         let total = logs.reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int64) ?? 0) }
-        let bar = ProgressBar(totalBytes: total, quiet: options.quiet)
+        let bar = ProgressBar(totalBytes: total, files: facts.count + logs.count, quiet: options.quiet)
         let lock = NSLock()
         func record(_ index: Int, _ report: FileReport) {
             lock.lock()
             reports[index] = report
+            bar.fileDone()
             bar.clear()
             progressHandler?(report)
             lock.unlock()

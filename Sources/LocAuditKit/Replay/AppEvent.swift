@@ -120,7 +120,7 @@ public struct EventScope: Sendable {
     ///
     /// The table is read in storage order (a sequential scan) and sorted here: walking the
     /// `events_by_app` index costs a random read per row.
-    func load(_ db: Database) throws -> [AppEvent] {
+    func load(_ db: Database, progress: ProgressBar? = nil) throws -> [AppEvent] {
         let statement = try db.makeStatement(sql: """
             SELECT \(AppEvent.selection) FROM events NOT INDEXED
             WHERE bundle_id IS NOT NULL AND \(EventScope.condition)
@@ -129,7 +129,10 @@ public struct EventScope: Sendable {
         let stmt = statement.sqliteStatement
         var strings = StringTable()
         var groups: [Int: [AppEvent]] = [:]
+        var rows = 0
         while true {
+            rows += 1
+            if rows & 0x3FFF == 0 { progress?.advance(to: rows) }
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else {

@@ -6,6 +6,10 @@ struct TimelineDrawing {
     let index: Int
     let number: [String: Int]
     let options: ReportOptions
+    /// The device as the page names it (`Page.deviceName`), as HTML (its UDID on hover), and its model.
+    var deviceName: String
+    var deviceHTML: String
+    var model: String?
 
     static let width = 1000.0
     static let plotLeft = 118.0
@@ -30,9 +34,14 @@ struct TimelineDrawing {
     var findingsTop: Double { deliveriesTop + Self.laneHeight + Self.laneGap + 4 }
     var height: Double { findingsTop + Double(timeline.findings.count) * Self.findingRow + 4 }
 
-    var title: String {
-        var t = "\(timeline.bundleId) on \(timeline.deviceId)"
-        if let v = timeline.osVersion { t += " (iOS \(v))" }
+    /// `com.example.weather on qa-iphone11-13 (iPhone12,1, iOS 13.7), pid 1053`.
+    var title: String { "\(timeline.bundleId) on \(deviceName)\(details)" }
+
+    /// What follows the device's name in the title.
+    var details: String {
+        var t = ""
+        let facts = [model, timeline.osVersion.map { "iOS \($0)" }].compactMap { $0 }
+        if !facts.isEmpty { t += " (\(facts.joined(separator: ", ")))" }
         if let pid = timeline.pid { t += ", pid \(pid)" }
         return t
     }
@@ -41,7 +50,7 @@ struct TimelineDrawing {
         let background = timeline.deliveries.filter(\.background).count
         var html = """
             <section class="session" id="session-\(index)" aria-labelledby="session-\(index)-title">
-            <h3 id="session-\(index)-title">\(HTMLFormat.escape(title))</h3>
+            <h3 id="session-\(index)-title">\(HTMLFormat.escape(timeline.bundleId)) on \(deviceHTML)\(HTMLFormat.escape(details))</h3>
             <p>\(HTMLFormat.escape(HTMLFormat.readable(Timestamps.isoUTC(timeline.startUS)))) to \(HTMLFormat.escape(endText)) \
             (ended: \(HTMLFormat.escape(timeline.endReason.replacingOccurrences(of: "-", with: " ")))) · \
             \(HTMLFormat.plural(timeline.deliveries.count, "delivery", "deliveries")), \(background) in background</p>
@@ -103,14 +112,33 @@ struct TimelineDrawing {
             let left = x(interval.startUS), right = x(interval.endUS)
             let width = max(1.5, right - left)
             let value = interval.value ?? "unknown"
-            let colour = Self.colour(lane.kind, interval.value)
-            let tip = "\(lane.kind.rawValue): \(value), \(HTMLFormat.clock(interval.startUS)) to \(HTMLFormat.clock(interval.endUS))"
-            s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\" fill=\"\(colour.fill)\">"
-            s += "<title>\(HTMLFormat.escape(tip))</title></rect>\n"
-            let label = interval.value ?? missingLabel(lane.kind)
-            if width >= Double(label.count) * 6 + 8 {
-                let style = interval.value == nil ? " missing" : colour.lightText ? " light" : ""
-                s += "<text class=\"value\(style)\" x=\"\(fmt(left + 4))\" y=\"\(fmt(top + 14))\">\(HTMLFormat.escape(label))</text>\n"
+            var tip = "\(lane.kind.rawValue): \(value), \(HTMLFormat.clock(interval.startUS)) to \(HTMLFormat.clock(interval.endUS))"
+            switch interval.origin {
+            case .observed?: tip += ", as a line of this session says"
+            case .modelled?: tip += ", modelled by the replay: no line of this session says it (carried over from the session before, or what iOS does at a relaunch)"
+            case nil: break
+            }
+            for c in interval.contradictions.prefix(5) { tip += "; a line says \(c.value) at \(HTMLFormat.clock(c.timeUS))" }
+            if interval.contradictions.count > 5 { tip += "; and \(interval.contradictions.count - 5) more lines" }
+            let origin = interval.origin.map { " \($0.rawValue)" } ?? ""
+            s += "<g class=\"interval \(Self.stateClass(lane.kind, interval.value))\(origin)\"><title>\(HTMLFormat.escape(tip))</title>\n"
+            s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\"/>\n"
+            // The longest label that fits: the value, what kind of value it is, what lines say instead.
+            var labels = [interval.value ?? missingLabel(lane.kind)]
+            if interval.origin == .modelled {
+                let said = Array(Set(interval.contradictions.map(\.value))).sorted()
+                if !said.isEmpty { labels.insert(labels[0] + " (modelled; the log says \(said.joined(separator: ", ")))", at: 0) }
+                labels.insert(labels.last! + " (modelled)", at: labels.count - 1)
+            }
+            if let label = labels.first(where: { width >= Double($0.count) * 6 + 8 }) {
+                s += "<text class=\"value\" x=\"\(fmt(left + 4))\" y=\"\(fmt(top + 14))\">\(HTMLFormat.escape(label))</text>\n"
+            }
+            s += "</g>\n"
+            // Where a line says another value than the replay holds: a mark at its time.
+            for c in interval.contradictions {
+                let cx = x(c.timeUS)
+                s += "<path class=\"contradiction\" d=\"M\(fmt(cx - 5)) \(fmt(top)) L\(fmt(cx + 5)) \(fmt(top)) L\(fmt(cx)) \(fmt(top + 8)) Z\">"
+                s += "<title>\(HTMLFormat.escape("a line says \(c.value) at \(HTMLFormat.clock(c.timeUS)); the replay keeps \(value)"))</title></path>\n"
             }
         }
         return s + "</g>\n"
@@ -122,29 +150,20 @@ struct TimelineDrawing {
         return "not in the log"
     }
 
-    /// Lane colours: strong for what matters (background, Always, a blue bar), pale otherwise.
-    static func colour(_ kind: SessionTimeline.LaneKind, _ value: String?) -> (fill: String, lightText: Bool) {
-        switch (kind, value) {
-        case (_, nil): return ("#f1f3f7", false)
-        case (.appState, "foreground"): return ("#a5d8ff", false)
-        case (.appState, "background"): return ("#ffa94d", false)
-        case (.appState, "suspended"): return ("#ffe8cc", false)
-        case (.appState, "terminated"): return ("#adb5bd", false)
-        case (.authorization, "not determined"): return ("#dee2e6", false)
-        case (.authorization, "denied"), (.authorization, "restricted"): return ("#c92a2a", true)
-        case (.authorization, "When In Use"): return ("#8ce99a", false)
-        case (.authorization, "Allow Once"): return ("#d3f9d8", false)
-        case (.authorization, "provisional Always"): return ("#69db7c", false)
-        case (.authorization, "Always"): return ("#2b8a3e", true)
-        case (.accuracy, "full"): return ("#748ffc", true)
-        case (.accuracy, "full (temporary)"): return ("#bac8ff", false)
-        case (.accuracy, "reduced"): return ("#e9ecef", false)
-        case (.blueBar, "shown"): return ("#228be6", true)
-        case (.blueBar, "hidden"): return ("#f1f3f7", false)
-        case (.services, "none"): return ("#f1f3f7", false)
-        case (.services, _): return ("#b197fc", false)
-        default: return ("#ced4da", false)
+    /// The CSS class of a lane's value (`auth-when-in-use`, `app-background`): its colours
+    /// are in the page's style sheet, one rule per state; `unknown` where no line said it.
+    static func stateClass(_ kind: SessionTimeline.LaneKind, _ value: String?) -> String {
+        guard let value else { return "unknown" }
+        let prefix: String
+        switch kind {
+        case .appState: prefix = "app"
+        case .authorization: prefix = "auth"
+        case .accuracy: prefix = "acc"
+        case .blueBar: prefix = "bar"
+        case .services: return value == "none" ? "svc-none" : "svc-on"
         }
+        let slug = value.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined()
+        return prefix + "-" + slug.split(separator: "-").joined(separator: "-")
     }
 
     func deliveries() -> String {

@@ -12,10 +12,11 @@ public enum HTMLReporter {
     /// a page of thousands of lines is read by no one.
     public static let evidenceShown = 50
 
-    /// The page. Pure: dates come from `report`, evidence text from `evidence` (by event id).
+    /// The page. Pure: dates come from `report`, evidence text from `evidence` (by event id),
+    /// device names and models from `devices` (by device id; a device without is shown by its id).
     public static func generateReport(_ report: AuditReport, timelines: [SessionTimeline], evidence: [Int64: EvidenceText],
-                                      options: ReportOptions) -> String {
-        let page = Page(report: report, timelines: timelines, evidence: evidence, options: options)
+                                      devices: [String: DeviceLabel] = [:], options: ReportOptions) -> String {
+        let page = Page(report: report, timelines: timelines, evidence: evidence, devices: devices, options: options)
         return page.render()
     }
 }
@@ -43,17 +44,25 @@ private struct Page {
     let report: AuditReport
     let timelines: [SessionTimeline]
     let evidence: [Int64: EvidenceText]
+    let devices: [String: DeviceLabel]
     let options: ReportOptions
+    /// Device names that more than one device of the page bears: those are told apart by their ids.
+    let sharedNames: Set<String>
     /// Finding fingerprint -> its number on the page (1-based, report order), for the timelines.
     let number: [String: Int]
     /// Finding fingerprint -> the number of its session's timeline.
     let timelineOf: [String: Int]
 
-    init(report: AuditReport, timelines: [SessionTimeline], evidence: [Int64: EvidenceText], options: ReportOptions) {
+    init(report: AuditReport, timelines: [SessionTimeline], evidence: [Int64: EvidenceText], devices: [String: DeviceLabel],
+         options: ReportOptions) {
         self.report = report
         self.timelines = timelines
         self.evidence = evidence
+        self.devices = devices
         self.options = options
+        let shown = Set(report.findings.map(\.device) + report.resolved.map(\.device) + timelines.map(\.deviceId))
+        let named = Dictionary(shown.compactMap { devices[$0]?.name }.map { ($0, 1) }, uniquingKeysWith: +)
+        self.sharedNames = Set(named.filter { $0.value > 1 }.keys)
         var number: [String: Int] = [:]
         for (i, f) in report.findings.enumerated() where number[f.fingerprint] == nil { number[f.fingerprint] = i + 1 }
         self.number = number
@@ -72,7 +81,7 @@ private struct Page {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="locaudit \(HTMLFormat.escape(options.version))">
             <title>\(HTMLFormat.escape("Location permission audit: \(verdictLine)"))</title>
-            <style>\(Page.css)</style>
+            <style>\(HTMLStyle.css)</style>
             </head>
             <body>
             <main>
@@ -204,10 +213,11 @@ private struct Page {
             [HTMLFormat.escape(version), "\(list.count)", "\(Set(list.map(\.device)).count)", "\(Set(list.map(\.rule)).count)"]
         }, counts: [1, 2, 3])
 
-        let devices = Dictionary(grouping: findings, by: \.device).sorted { $0.key < $1.key }
-        html += table("By device", ["Device", "iOS", "Findings", "Apps"], devices.map { device, list in
-            ["<code>\(HTMLFormat.escape(device))</code>", HTMLFormat.escape(versions(list)), "\(list.count)", "\(Set(list.map(\.bundleId)).count)"]
-        }, counts: [2, 3], wide: true)
+        let byDevice = Dictionary(grouping: findings, by: \.device).sorted { (deviceName($0.key), $0.key) < (deviceName($1.key), $1.key) }
+        html += table("By device", ["Device", "Model", "iOS", "Findings", "Apps"], byDevice.map { id, list in
+            [device(id), HTMLFormat.escape(devices[id]?.model ?? "unknown"), HTMLFormat.escape(versions(list)), "\(list.count)",
+             "\(Set(list.map(\.bundleId)).count)"]
+        }, counts: [3, 4], wide: true)
         return html + "</div>\n</section>\n"
     }
 
@@ -235,6 +245,27 @@ private struct Page {
 
     func badge(_ severity: Severity) -> String {
         "<span class=\"badge sev-\(severity.rawValue)\">\(severity.rawValue)</span>"
+    }
+
+    // MARK: Devices
+
+    /// A device as people know it: its name (with the end of its id when another device of
+    /// the page has that name), its id on hover; its id when no facts named it.
+    func deviceName(_ id: String) -> String {
+        guard let name = devices[id]?.name, !name.isEmpty else { return id }
+        return sharedNames.contains(name) ? "\(name) …\(id.suffix(6))" : name
+    }
+
+    /// The device's name as HTML, its UDID in the title (what a hover shows).
+    func device(_ id: String) -> String {
+        guard devices[id]?.name?.isEmpty == false else { return "<code class=\"device\">\(HTMLFormat.escape(id))</code>" }
+        return "<span class=\"device\" title=\"UDID \(HTMLFormat.escape(id))\">\(HTMLFormat.escape(deviceName(id)))</span>"
+    }
+
+    /// `(iPhone12,1, iOS 13.7)`: the model and the iOS version, those known.
+    func modelAndVersion(_ id: String, _ version: String?) -> String {
+        let parts = [devices[id]?.model, version.map { "iOS \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? "" : " (\(HTMLFormat.escape(parts.joined(separator: ", "))))"
     }
 
     // MARK: Coverage
@@ -292,8 +323,8 @@ private struct Page {
                 <article class="finding sev-\(f.severity.rawValue)" id="finding-\(n)">
                 <h3><span class="number">#\(n)</span> \(badge(f.severity)) <code>\(HTMLFormat.escape(f.rule))</code>\
                 \(tag.map { " <span class=\"tag\">\($0)</span>" } ?? "")</h3>
-                <p class="where"><code>\(HTMLFormat.escape(f.bundleId))</code> on <code>\(HTMLFormat.escape(f.device))</code>\
-                \(f.osVersion.map { " (iOS \(HTMLFormat.escape($0)))" } ?? "")\(f.pid.map { ", pid \($0)" } ?? "")\
+                <p class="where"><code>\(HTMLFormat.escape(f.bundleId))</code> on \(device(f.device))\
+                \(modelAndVersion(f.device, f.osVersion))\(f.pid.map { ", pid \($0)" } ?? "")\
                 \(f.sessionStart.map { ", session from \(HTMLFormat.escape(HTMLFormat.readable($0)))" } ?? ", app configuration")</p>
                 <p class="message">\(HTMLFormat.escape(CoordinateMask.apply(f.message, options: options)))</p>
                 <p class="when">First seen \(HTMLFormat.escape(HTMLFormat.readable(f.time)))\
@@ -302,13 +333,7 @@ private struct Page {
                 <ul class="evidence-links">
 
                 """
-            for e in f.evidence.prefix(HTMLReporter.evidenceShown) {
-                if let id = e.event, evidence[id] != nil {
-                    html += "<li><a href=\"#ev-\(id)\" title=\"\(HTMLFormat.escape(e.text))\">\(HTMLFormat.escape(shortName(e)))</a></li>\n"
-                } else {
-                    html += "<li>\(HTMLFormat.escape(e.text))\(e.line == nil ? " <small>(Info.plist)</small>" : "")</li>\n"
-                }
-            }
+            html += evidenceLinks(f)
             html += "</ul>\n"
             if f.evidence.count > HTMLReporter.evidenceShown {
                 html += "<p class=\"more\">and \(f.evidence.count - HTMLReporter.evidenceShown) more lines, not shown here "
@@ -317,6 +342,26 @@ private struct Page {
             html += "</article>\n"
         }
         return html + "</section>\n"
+    }
+
+    /// The lines a finding cites (its first `evidenceShown`), in time order, each with its
+    /// time: the Info.plist and lines whose text is not at hand first, in the finding's order.
+    func evidenceLinks(_ f: Finding) -> String {
+        let shown = f.evidence.prefix(HTMLReporter.evidenceShown)
+        let timed = shown.compactMap { e in e.event.flatMap { evidence[$0] }.map { (line: e, text: $0) } }
+            .sorted { ($0.text.time, $0.text.file, $0.text.line) < ($1.text.time, $1.text.file, $1.text.line) }
+        let days = Set(timed.map { $0.text.time.prefix(10) })
+        var html = ""
+        for e in shown where e.event.flatMap({ evidence[$0] }) == nil {
+            html += "<li>\(HTMLFormat.escape(e.text))\(e.line == nil ? " <small>(Info.plist)</small>" : "")</li>\n"
+        }
+        for (e, text) in timed {
+            // The clock when every line is of one day, else the date too.
+            let time = days.count > 1 ? String(HTMLFormat.readable(text.time).dropLast(4)) : String(HTMLFormat.readable(text.time).dropFirst(11).dropLast(4))
+            html += "<li data-time=\"\(HTMLFormat.escape(text.time))\"><span class=\"time\">\(HTMLFormat.escape(time))</span> "
+                + "<a href=\"#ev-\(text.event)\" title=\"\(HTMLFormat.escape(e.text))\">\(HTMLFormat.escape(shortName(e)))</a></li>\n"
+        }
+        return html
     }
 
     /// `qa-iphone6-8-2026-11-20.log.gz:69`: the file's name, its folder is in the link's title.
@@ -340,11 +385,18 @@ private struct Page {
             <li><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="4.5" class="delivery private"/></svg> location hidden by the log</li>
             <li><svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="5.5" class="delivery fg cited"/></svg> cited as evidence</li>
             <li><svg width="14" height="14" aria-hidden="true"><path d="M7 1 L13 12 L1 12 Z" class="sev-high"/></svg> finding</li>
+            <li><svg width="30" height="14" aria-hidden="true"><g class="interval auth-when-in-use observed"><rect x="1" y="1" width="28" height="12"/></g></svg> \
+            a status a line of this session says</li>
+            <li><svg width="30" height="14" aria-hidden="true"><g class="interval auth-when-in-use modelled"><rect x="1" y="1" width="28" height="12"/></g></svg> \
+            a status the replay models: no line of this session says it (carried over, or reset at a relaunch)</li>
+            <li><svg width="14" height="14" aria-hidden="true"><path class="contradiction" d="M2 2 L12 2 L7 10 Z"/></svg> a line says another status</li>
             </ul>
 
             """
         for (i, timeline) in timelines.enumerated() {
-            html += TimelineDrawing(timeline: timeline, index: i + 1, number: number, options: options).section()
+            html += TimelineDrawing(timeline: timeline, index: i + 1, number: number, options: options,
+                                    deviceName: deviceName(timeline.deviceId), deviceHTML: device(timeline.deviceId),
+                                    model: devices[timeline.deviceId]?.model).section()
         }
         return html + "</section>\n"
     }
@@ -392,107 +444,10 @@ private struct Page {
         var html = "<section aria-labelledby=\"resolved-title\">\n<h2 id=\"resolved-title\">Resolved since the previous run</h2>\n<ul class=\"resolved\">\n"
         for f in report.resolved {
             html += "<li>\(badge(f.severity)) <code>\(HTMLFormat.escape(f.rule))</code>: <code>\(HTMLFormat.escape(f.bundleId))</code> on "
-                + "<code>\(HTMLFormat.escape(f.device))</code>, \(HTMLFormat.escape(HTMLFormat.readable(f.time))): \(HTMLFormat.escape(CoordinateMask.apply(f.message, options: options)))</li>\n"
+                + "\(device(f.device)), \(HTMLFormat.escape(HTMLFormat.readable(f.time))): \(HTMLFormat.escape(CoordinateMask.apply(f.message, options: options)))</li>\n"
         }
         return html + "</ul>\n</section>\n"
     }
-
-    static let css = """
-
-        :root { --ink: #1d2433; --muted: #5b6478; --line: #e3e7ee; --bg: #f6f7fb; --card: #fff;
-          --critical: #b3261e; --high: #e8590c; --medium: #d9a400; --low: #1c7ed6; --info: #6c757d; }
-        * { box-sizing: border-box; }
-        body { margin: 0; background: var(--bg); color: var(--ink);
-          font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", sans-serif; }
-        main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 48px; }
-        h1 { font-size: 28px; margin: 0 0 4px; }
-        h2 { font-size: 20px; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
-        h3 { font-size: 16px; margin: 0 0 6px; }
-        code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 13px; }
-        a { color: #1864ab; }
-        .kicker { text-transform: uppercase; letter-spacing: .08em; color: var(--muted); font-size: 12px; margin: 0; }
-        .meta { color: var(--muted); margin: 0; overflow-wrap: anywhere; }
-        .verdict { margin-top: 20px; padding: 16px 20px; border-radius: 10px; border-left: 8px solid; background: var(--card);
-          box-shadow: 0 1px 3px rgba(0,0,0,.08); }
-        .verdict h2 { border: 0; margin: 0; padding: 0; font-size: 13px; text-transform: uppercase; letter-spacing: .08em; color: var(--muted); }
-        .verdict-line { font-size: 26px; font-weight: 700; margin: 2px 0 6px; }
-        .verdict.fail { border-color: var(--critical); } .verdict.fail .verdict-line { color: var(--critical); }
-        .verdict.pass { border-color: #2b8a3e; } .verdict.pass .verdict-line { color: #2b8a3e; }
-        .verdict.insufficient { border-color: #868e96; background: #fff8e1; } .verdict.insufficient .verdict-line { color: #7a5a00; }
-        .verdict p { margin: 4px 0; }
-        .contents { list-style: none; padding: 0; margin: 14px 0 0; display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 14px; }
-        .chips, .legend, .figures { list-style: none; padding: 0; margin: 10px 0 0; display: flex; flex-wrap: wrap; gap: 8px 16px; }
-        .chip { padding: 2px 10px; border-radius: 999px; color: #fff; font-weight: 600; font-size: 13px; }
-        .badge { display: inline-block; white-space: nowrap; padding: 0 8px; border-radius: 4px; color: #fff; font-size: 12px; font-weight: 600;
-          text-transform: uppercase; letter-spacing: .03em; vertical-align: 1px; }
-        .chip.sev-critical, .badge.sev-critical { background: var(--critical); }
-        .chip.sev-high, .badge.sev-high { background: var(--high); }
-        .chip.sev-medium, .badge.sev-medium { background: var(--medium); color: #1d2433; }
-        .chip.sev-low, .badge.sev-low { background: var(--low); }
-        .chip.sev-info, .badge.sev-info { background: var(--info); }
-        .summary { display: grid; grid-template-columns: repeat(2, 1fr); gap: 18px; align-items: start; }
-        .summary table.wide { grid-column: 1 / -1; }
-        table { border-collapse: collapse; width: 100%; background: var(--card); border-radius: 8px; overflow: hidden;
-          box-shadow: 0 1px 2px rgba(0,0,0,.06); }
-        caption { text-align: left; font-weight: 600; padding: 0 0 6px; }
-        th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
-        td code { overflow-wrap: anywhere; }
-        th { background: #eef1f6; font-size: 13px; color: var(--muted); white-space: nowrap; }
-        td.count { text-align: right; width: 1%; white-space: nowrap; } th.count { text-align: right; }
-        td small { color: var(--muted); }
-        .figures { margin-bottom: 16px; }
-        .figures li { background: var(--card); padding: 8px 14px; border-radius: 8px; box-shadow: 0 1px 2px rgba(0,0,0,.06); }
-        .figures li.warn { background: #fff4e6; }
-        .figures strong { font-size: 20px; margin-right: 4px; }
-        .note { color: #7a5a00; background: #fff8e1; padding: 8px 12px; border-radius: 6px; }
-        .insufficient li { color: #7a5a00; }
-        .finding { background: var(--card); border-radius: 8px; padding: 12px 16px; margin: 0 0 12px; border-left: 5px solid;
-          box-shadow: 0 1px 2px rgba(0,0,0,.06); }
-        .finding:target, .evidence li:target { outline: 3px solid #ffd43b; }
-        .finding.sev-critical { border-color: var(--critical); } .finding.sev-high { border-color: var(--high); }
-        .finding.sev-medium { border-color: var(--medium); } .finding.sev-low { border-color: var(--low); }
-        .finding.sev-info { border-color: var(--info); }
-        .finding p { margin: 4px 0; }
-        .number { color: var(--muted); font-weight: 400; }
-        .tag { font-size: 12px; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; font-weight: 400; }
-        .where, .when { color: var(--muted); font-size: 14px; overflow-wrap: anywhere; }
-        .message { font-size: 15px; white-space: pre-wrap; overflow-wrap: anywhere; }
-        .more { font-size: 13px; color: var(--muted); }
-        .evidence-title { font-size: 13px; color: var(--muted); margin-bottom: 0; }
-        .evidence-links { margin: 2px 0 0; padding-left: 18px; font-size: 13px; columns: 2; overflow-wrap: anywhere; }
-        .session { background: var(--card); border-radius: 8px; padding: 12px 16px; margin: 0 0 16px; box-shadow: 0 1px 2px rgba(0,0,0,.06); }
-        .session p { margin: 2px 0 8px; color: var(--muted); font-size: 14px; }
-        .session ul { margin: 6px 0 0; padding-left: 18px; font-size: 14px; }
-        svg.timeline { width: 100%; height: auto; display: block; font-family: inherit; }
-        svg text { font-size: 11px; fill: var(--ink); }
-        svg .axis text { fill: var(--muted); } svg .axis line { stroke: #d0d5dd; }
-        svg .lane-name { fill: var(--muted); font-size: 12px; }
-        svg .value { font-size: 10.5px; pointer-events: none; }
-        svg .value.light { fill: #fff; }
-        svg .lane-bg { fill: #f1f3f7; }
-        .delivery { stroke: #fff; stroke-width: 1; }
-        .delivery.fg { fill: #1971c2; } .delivery.bg { fill: #e8590c; } .delivery.private { fill: #fff; stroke: #495057; stroke-width: 1.5; }
-        .delivery.cited { stroke: #c92a2a; stroke-width: 2.5; }
-        svg .finding-line { stroke-width: 1.5; stroke-dasharray: 4 3; opacity: .8; }
-        svg .finding-span { stroke-width: 3; opacity: .35; }
-        svg .evidence-tick { stroke-width: 2; }
-        svg .finding-label { font-size: 12px; font-weight: 600; }
-        svg a:hover .finding-label { text-decoration: underline; }
-        svg .sev-critical { fill: var(--critical); stroke: var(--critical); } svg .sev-high { fill: var(--high); stroke: var(--high); }
-        svg .sev-medium { fill: var(--medium); stroke: var(--medium); } svg .sev-low { fill: var(--low); stroke: var(--low); }
-        svg .sev-info { fill: var(--info); stroke: var(--info); }
-        svg text.finding-label { stroke: #fff; stroke-width: 4px; stroke-linejoin: round; paint-order: stroke; }
-        svg .value.missing { fill: #868e96; font-style: italic; }
-        .legend li { font-size: 13px; color: var(--muted); display: flex; align-items: center; gap: 6px; }
-        .evidence { padding-left: 0; list-style: none; }
-        .evidence li { background: var(--card); border-radius: 6px; padding: 6px 12px; margin: 0 0 8px; box-shadow: 0 1px 2px rgba(0,0,0,.05); }
-        .evidence .source { margin: 0; font-size: 13px; overflow-wrap: anywhere; }
-        .evidence .time, .evidence .cites { color: var(--muted); margin-left: 8px; }
-        .evidence pre { margin: 4px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; color: #343a40; }
-        .resolved li { margin: 4px 0; }
-        footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
-
-        """
 }
 
 /// Text shared by the page and its timelines.

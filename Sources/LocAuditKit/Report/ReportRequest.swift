@@ -44,14 +44,18 @@ public struct ReportRequest: Sendable, Equatable {
         }
     }
 
-    /// A report in a format: the HTML page reads its timelines and evidence lines from the
-    /// store, the fleet summaries the run's history.
+    /// A report in a format: the HTML page reads its timelines, evidence lines and devices from
+    /// the store, the fleet summaries the run's history (and the HTML one the devices' names).
     static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
         switch format {
         case .html:
             return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
-        case .fleet, .fleetHTML:
+        case .fleet:
             return try format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
+        case .fleetHTML:
+            let fleet = try FleetSummary.load(database: store.path, upToRun: report.runId)
+            let devices = try store.deviceLabels(Set(fleet.open.map(\.device)))
+            return try format.render(report, options: options, html: HTMLReportInputs(devices: devices), fleet: fleet)
         default:
             return try format.render(report, options: options)
         }

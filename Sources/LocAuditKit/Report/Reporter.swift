@@ -44,11 +44,12 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     public var isFleetSummary: Bool { self == .fleet || self == .fleetHTML }
 
     /// The report in this format. `html` also draws what `Store.htmlReportInputs` loads
-    /// (timelines and evidence lines; without them the page has no timelines); the fleet
+    /// (timelines, evidence lines, device names; without them the page has no timelines, and
+    /// `fleet-html` its devices' names); the fleet
     /// summaries use `fleet` (the store's history), else this run's findings alone. Throws
     /// `OutputError` when a JSON report cannot be encoded (never an empty report instead).
     public func render(_ report: AuditReport, options: ReportOptions = ReportOptions(),
-                       html: (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) = ([], [:]),
+                       html: HTMLReportInputs = HTMLReportInputs(),
                        fleet: FleetSummary? = nil) throws -> String {
         switch self {
         case .text: return TextReporter.generateReport(report, options: options)
@@ -57,9 +58,10 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .junit: return JUnitReporter.generateReport(report, options: options)
         case .csv: return CSVReporter.generateReport(report, options: options)
         case .jsonl: return try JSONLinesReporter.generateReport(report, options: options)
-        case .html: return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, options: options)
+        case .html:
+            return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, devices: html.devices, options: options)
         case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))
-        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report))
+        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report), devices: html.devices)
         }
     }
 }

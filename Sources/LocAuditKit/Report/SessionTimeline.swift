@@ -47,6 +47,28 @@ public struct SessionTimeline: Sendable, Equatable {
         public var startUS: Int64
         public var endUS: Int64
         public var value: String?
+        /// How the replay knows the value, for the lanes that tell (authorization); nil otherwise.
+        public var origin: Origin? = nil
+        /// Lines of the interval that say another value than the replay holds (the replay
+        /// keeps its own: a callback after a lapsed Allow Once grant is evidence against iOS).
+        public var contradictions: [LoggedValue] = []
+    }
+
+    /// How the replay knows a lane's value.
+    public enum Origin: String, Sendable {
+        /// A line of this session says it.
+        case observed
+        /// No line of this session says it: carried over from an earlier session, or the
+        /// replay's model of iOS (an Allow Once grant lapses at relaunch).
+        case modelled
+    }
+
+    /// What a line logged, where it is not what the replay holds.
+    public struct LoggedValue: Sendable, Equatable {
+        public var event: Int64
+        public var timeUS: Int64
+        /// As the lane names it (`When In Use`).
+        public var value: String
     }
 
     /// A location delivered to the app.
@@ -133,22 +155,51 @@ extension SessionTimeline {
         endUS = max(session.endUS, drawn.last?.timeUS ?? session.endUS)
         endReason = session.endReason.rawValue
 
-        // The state from the start, then after each event.
-        var changes: [(timeUS: Int64, state: ReplayState)] = [(startUS, replayed.initial)]
+        // The state from the start, then after each event (and the event).
+        var changes: [(timeUS: Int64, state: ReplayState, event: AppEvent?)] = [(startUS, replayed.initial, nil)]
         for (i, step) in replayed.steps.enumerated() where step.event.timeUS <= endUS {
-            changes.append((step.event.timeUS, i + 1 < replayed.steps.count ? replayed.steps[i + 1].state : replayed.final))
+            changes.append((step.event.timeUS, i + 1 < replayed.steps.count ? replayed.steps[i + 1].state : replayed.final, step.event))
         }
         let end = endUS
         lanes = LaneKind.allCases.map { kind in
             var intervals: [Interval] = []
             for change in changes {
                 let value = kind.value(in: change.state)
-                if let last = intervals.last, last.value == value { continue }
+                // A value a line of the session says is observed; one carried over from the
+                // start or set with no line saying it (or against what a line says) is modelled.
+                var origin: Origin?
+                var contradiction: LoggedValue?
+                if kind.tellsOrigin {
+                    if value != nil { origin = intervals.last?.value == value ? intervals.last?.origin ?? .modelled : .modelled }
+                    if let event = change.event, let said = kind.status(saidBy: event) {
+                        if said == change.state.status {
+                            origin = .observed
+                        } else {
+                            contradiction = LoggedValue(event: event.id, timeUS: change.timeUS, value: said.laneName)
+                        }
+                    }
+                }
+                if let last = intervals.last, last.value == value, last.origin == origin {
+                    if let contradiction { intervals[intervals.count - 1].contradictions.append(contradiction) }
+                    continue
+                }
                 if !intervals.isEmpty { intervals[intervals.count - 1].endUS = change.timeUS }
-                intervals.append(Interval(startUS: change.timeUS, endUS: end, value: value))
+                intervals.append(Interval(startUS: change.timeUS, endUS: end, value: value, origin: origin,
+                                          contradictions: contradiction.map { [$0] } ?? []))
             }
-            // Values held for no time (two lines in the same microsecond) are not drawn.
-            return Lane(kind: kind, intervals: intervals.filter { $0.endUS > $0.startUS || intervals.count == 1 })
+            // Values held for no time (two lines in the same microsecond) are not drawn; what
+            // a line said at that moment stays with the value that follows.
+            var shown: [Interval] = []
+            var carried: [LoggedValue] = []
+            for interval in intervals {
+                guard interval.endUS > interval.startUS || intervals.count == 1 else { carried += interval.contradictions; continue }
+                var interval = interval
+                interval.contradictions = carried + interval.contradictions
+                carried = []
+                shown.append(interval)
+            }
+            if !carried.isEmpty, !shown.isEmpty { shown[shown.count - 1].contradictions += carried }
+            return Lane(kind: kind, intervals: shown)
         }
         deliveries = replayed.steps.filter { $0.event.isDelivery }.map { step in
             Delivery(event: step.event.id, timeUS: step.event.timeUS,
@@ -170,6 +221,15 @@ extension SessionTimeline {
 }
 
 extension SessionTimeline.LaneKind {
+    /// Whether the lane tells values a line said from values the replay models.
+    var tellsOrigin: Bool { self == .authorization }
+
+    /// The status a line says, for the authorization lane: a callback or a status change.
+    func status(saidBy event: AppEvent) -> AuthorizationStatus? {
+        guard self == .authorization, event.kind == .authorization || event.kind == .statusChange else { return nil }
+        return event.status
+    }
+
     /// What this lane shows for a replayed state; nil when the logs have not said it.
     func value(in state: ReplayState) -> String? {
         switch self {
@@ -184,12 +244,9 @@ extension SessionTimeline.LaneKind {
             }
         case .authorization:
             switch state.status {
-            case .notDetermined: return "not determined"
-            case .restricted: return "restricted"
-            case .denied: return "denied"
             case .authorizedWhenInUse: return state.grantIsAllowOnce ? "Allow Once" : "When In Use"
             case .authorizedAlways: return state.provisionalAlways ? "provisional Always" : "Always"
-            case nil: return nil
+            case let status: return status?.laneName
             }
         case .accuracy:
             switch state.accuracy {
@@ -208,6 +265,19 @@ extension SessionTimeline.LaneKind {
     }
 }
 
+extension AuthorizationStatus {
+    /// How the authorization lane names a status a line says.
+    var laneName: String {
+        switch self {
+        case .notDetermined: return "not determined"
+        case .restricted: return "restricted"
+        case .denied: return "denied"
+        case .authorizedWhenInUse: return "When In Use"
+        case .authorizedAlways: return "Always"
+        }
+    }
+}
+
 extension LocationService {
     /// How reports name the service.
     var displayName: String {
@@ -222,13 +292,61 @@ extension LocationService {
     }
 }
 
+/// A device as reports name it: the name and model its ideviceinfo gave, the UDID on hover.
+public struct DeviceLabel: Sendable, Equatable {
+    /// The store's device id: the UDID, else a name.
+    public var id: String
+    /// `DeviceName`; nil when no facts named it.
+    public var name: String?
+    /// `ProductType`, the model identifier (`iPhone12,1`).
+    public var model: String?
+
+    public init(id: String, name: String? = nil, model: String? = nil) {
+        self.id = id
+        self.name = name
+        self.model = model
+    }
+
+    /// The devices of these ids that the `devices` table knows.
+    static func load(_ db: Database, ids: Set<String>) throws -> [String: DeviceLabel] {
+        let statement = try db.makeStatement(sql: "SELECT name, product_type FROM devices WHERE id = ?")
+        var labels: [String: DeviceLabel] = [:]
+        for id in ids {
+            guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
+            labels[id] = DeviceLabel(id: id, name: row[0], model: row[1])
+        }
+        return labels
+    }
+}
+
+/// What the HTML report draws and quotes besides the findings.
+public struct HTMLReportInputs: Sendable {
+    /// The timelines of the findings' sessions.
+    public var timelines: [SessionTimeline] = []
+    /// The text of their evidence lines, by event id.
+    public var evidence: [Int64: EvidenceText] = [:]
+    /// Their devices' names and models, by device id.
+    public var devices: [String: DeviceLabel] = [:]
+
+    public init(timelines: [SessionTimeline] = [], evidence: [Int64: EvidenceText] = [:], devices: [String: DeviceLabel] = [:]) {
+        self.timelines = timelines
+        self.evidence = evidence
+        self.devices = devices
+    }
+}
+
 extension Store {
     /// What the HTML report of `findings` draws and quotes besides the findings: the timelines
-    /// of their sessions and the text of their evidence lines. Reads only.
-    public func htmlReportInputs(for findings: [Finding], options: ReportOptions) throws
-        -> (timelines: [SessionTimeline], evidence: [Int64: EvidenceText]) {
+    /// of their sessions, the text of their evidence lines, their devices. Reads only.
+    public func htmlReportInputs(for findings: [Finding], options: ReportOptions) throws -> HTMLReportInputs {
         try connect(readOnly: true).read { db in
-            (try SessionTimeline.load(db, for: findings, options: options), try EvidenceText.load(db, for: findings))
+            HTMLReportInputs(timelines: try SessionTimeline.load(db, for: findings, options: options),
+                             evidence: try EvidenceText.load(db, for: findings), devices: try DeviceLabel.load(db, ids: Set(findings.map(\.device))))
         }
+    }
+
+    /// The names and models of these devices, for reports. Reads only.
+    public func deviceLabels(_ ids: Set<String>) throws -> [String: DeviceLabel] {
+        try connect(readOnly: true).read { try DeviceLabel.load($0, ids: ids) }
     }
 }

@@ -23,6 +23,8 @@ public struct RunOptions: Sendable {
     public var settle: TimeInterval = 60
     /// The day of the first line of logs with times of day only (`--date`).
     public var date: CivilDate?
+    /// Draw a progress bar on standard error when it is a terminal (not with `--quiet`).
+    public var progress = false
 
     public init(inbox: String, database: String) {
         self.inbox = inbox
@@ -113,7 +115,7 @@ public struct NightlyRun {
         ingestOptions.catalogFiles = options.catalogFiles
         ingestOptions.complete = options.complete
         ingestOptions.parse.date = options.date
-        ingestOptions.quiet = true
+        ingestOptions.quiet = !options.progress
         let ingest = try Ingester(store: store, options: ingestOptions).run { file in
             switch file.outcome {
             case .ingested:
@@ -146,7 +148,7 @@ public struct NightlyRun {
                 audit.bundleIds = report.apps
                 audit.failOn = options.failOn
                 log.info("auditing \(report.devices.map { "\($0.count) devices" } ?? "every device"), \(report.apps.map { "\($0.count) apps" } ?? "every app")")
-                report.audit = try Auditor(databasePath: options.database, options: audit).run()
+                report.audit = try Auditor(databasePath: options.database, options: audit).run(progress: ProgressBar(quiet: !options.progress))
             }
         }
         if let archive = options.archive { self.archive(into: archive, &report) }

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// `scripts/setup.sh`, what the README's first two commands run on a fresh machine. It runs
+/// here against fake `dpkg`, `apt-get` and `id` (a PATH of nothing else), so that no test ever
+/// installs or removes a real package: the fakes record what the script asked for.
+@Suite struct SetupScriptTests {
+    /// A PATH holding only `bash` and the fakes; `installed` are the packages dpkg knows,
+    /// `commands` the programs found on PATH.
+    struct FakeSystem {
+        let workspace: Workspace
+        let bin: URL
+        var log: URL { workspace.dir.appendingPathComponent("apt-get.log") }
+
+        init(installed: [String], commands: [String], root: Bool = true, dpkg: Bool = true, aptGet: Bool = true,
+             aptGetStatus: Int = 0) throws {
+            workspace = try Workspace()
+            bin = workspace.dir.appendingPathComponent("bin")
+            let fm = FileManager.default
+            try fm.createDirectory(at: bin, withIntermediateDirectories: true)
+            try fm.createSymbolicLink(atPath: bin.appendingPathComponent("bash").path, withDestinationPath: "/bin/bash")
+            let packages = try workspace.write("installed", installed.map { $0 + "\n" }.joined())
+            func fake(_ name: String, _ body: String) throws {
+                let path = try workspace.write("bin/" + name, "#!/bin/sh\n" + body + "\n")
+                try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            }
+            try fake("id", "echo \(root ? 0 : 1000)")
+            if dpkg {
+                try fake("dpkg", "while read p; do [ \"$p\" = \"$2\" ] && exit 0; done < '\(packages)'; exit 1")
+            }
+            if aptGet { try fake("apt-get", "echo \"$*\" >> '\(log.path)'; exit \(aptGetStatus)") }
+            for name in commands { try fake(name, "exit 0") }
+        }
+
+        func setup(_ arguments: [String] = []) throws -> (status: Int32, stderr: String, aptGet: [String]) {
+            let script = packageRoot.appendingPathComponent("scripts/setup.sh").path
+            let result = try run(script, arguments, environment: ["PATH": bin.path])
+            let calls = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+            return (result.status, result.stdout + result.stderr, calls)
+        }
+    }
+
+    static let headers = ["libsqlite3-dev", "zlib1g-dev"]
+
+    @Test("nothing missing: quiet, exit 0, apt-get never called")
+    func nothingMissing() throws {
+        let system = try FakeSystem(installed: Self.headers, commands: ["gzip", "python3", "chromium"])
+        for arguments in [[], ["--test"]] {
+            let result = try system.setup(arguments)
+            #expect(result.status == 0 && result.stderr.isEmpty && result.aptGet.isEmpty, "\(arguments): \(result)")
+        }
+    }
+
+    @Test("as root, what is missing is installed with apt-get: the headers for a build, python3 and chromium for the tests")
+    func installsAsRoot() throws {
+        let build = try FakeSystem(installed: [], commands: ["gzip"]).setup()
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.aptGet == ["update -qq", "install -y -qq libsqlite3-dev zlib1g-dev"])
+        #expect(build.stderr.contains("setup: installing libsqlite3-dev zlib1g-dev (apt-get)"))
+
+        let tests = try FakeSystem(installed: Self.headers, commands: ["gzip"]).setup(["--test"])
+        #expect(tests.status == 0, "\(tests.stderr)")
+        #expect(tests.aptGet == ["update -qq", "install -y -qq python3 chromium"])
+    }
+
+    @Test("not root: exit 1 with the exact apt-get line to run, nothing installed")
+    func tellsANonRootUser() throws {
+        let result = try FakeSystem(installed: ["zlib1g-dev"], commands: [], root: false).setup(["--test"])
+        #expect(result.status == 1)
+        #expect(result.aptGet.isEmpty)
+        #expect(result.stderr.contains("setup: missing: libsqlite3-dev gzip python3 chromium."))
+        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev gzip python3 chromium\n"))
+    }
+
+    @Test("no apt-get: exit 1 naming what to install with the system's own package manager")
+    func noAptGet() throws {
+        let result = try FakeSystem(installed: [], commands: ["gzip"], aptGet: false).setup()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("setup: missing: libsqlite3-dev zlib1g-dev. This system has no apt-get"))
+    }
+
+    @Test("no dpkg (macOS: the SDK has the headers): only the commands are checked")
+    func noDpkg() throws {
+        #expect(try FakeSystem(installed: [], commands: ["gzip"], dpkg: false, aptGet: false).setup().status == 0)
+        let tests = try FakeSystem(installed: [], commands: ["gzip"], dpkg: false, aptGet: false).setup(["--test"])
+        #expect(tests.status == 1 && tests.stderr.contains("missing: python3 chromium."))
+    }
+
+    @Test("apt-get failing: exit 1 saying so, never a success")
+    func aptGetFails() throws {
+        let result = try FakeSystem(installed: [], commands: ["gzip"], aptGetStatus: 100).setup()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("setup: apt-get could not install libsqlite3-dev zlib1g-dev"))
+    }
+
+    @Test("an unknown argument is a usage error")
+    func usage() throws {
+        let result = try FakeSystem(installed: Self.headers, commands: ["gzip"]).setup(["--tests"])
+        #expect(result.status == 2 && result.stderr.contains("usage: scripts/setup.sh [--test]"))
+    }
+
+    /// README.md's first block: the run command and the test command, each set up first; CI
+    /// runs the same test command.
+    @Test("README's first two commands set the machine up first, and .ci/run runs README's test command")
+    func readmeCommands() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.firstMatch(of: #/```sh\n(?<body>(?:.*\n)*?)```/#)).output.body
+        let commands = block.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+        #expect(commands.count == 2)
+        let run = try #require(commands.first), test = try #require(commands.last)
+        #expect(run.hasPrefix("scripts/setup.sh && swift run locaudit "), "README's run command: \(run)")
+        #expect(test == "scripts/setup.sh --test && swift test", "README's test command: \(test)")
+        let ci = try String(contentsOf: packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
+        #expect(ci.split(separator: "\n").contains { $0 == test }, ".ci/run does not run README's test command")
+        #expect(FileManager.default.isExecutableFile(atPath: packageRoot.appendingPathComponent("scripts/setup.sh").path))
+    }
+}
