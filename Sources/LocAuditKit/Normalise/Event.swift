@@ -32,6 +32,14 @@ public enum EventKind: String, Codable, CaseIterable, Sendable {
     case accessBegin = "access-begin"
     /// An App Privacy Report location access interval ended.
     case accessEnd = "access-end"
+    /// MobileInstallation installed the app (a first install, a placeholder, or a reinstall over itself).
+    case install
+    /// MobileInstallation uninstalled the app: iOS forgets its location authorization.
+    case uninstall
+
+    /// The kinds the app logs in its own process (the catalog's `app` scope). In a log
+    /// without pids (a Console copy) such a line is keyed by its process name alone.
+    public static let loggedByApp: Set<EventKind> = [.authorization, .location, .property, .call, .crash, .usageKeyMissing]
 }
 
 /// A typed column of the `events` table that a catalog pattern can fill.

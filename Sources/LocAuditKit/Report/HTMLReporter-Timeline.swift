@@ -38,7 +38,7 @@ struct TimelineDrawing {
     }
 
     func section() -> String {
-        let background = timeline.deliveries.filter(\.background).count
+        let background = timeline.deliveries.filter { $0.background == true }.count
         var html = """
             <section class="session" id="session-\(index)" aria-labelledby="session-\(index)-title">
             <h3 id="session-\(index)-title">\(HTMLFormat.escape(title))</h3>
@@ -105,7 +105,10 @@ struct TimelineDrawing {
             let value = interval.value ?? "unknown"
             let colour = Self.colour(lane.kind, interval.value)
             let tip = "\(lane.kind.rawValue): \(value), \(HTMLFormat.clock(interval.startUS)) to \(HTMLFormat.clock(interval.endUS))"
-            s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\" fill=\"\(colour.fill)\">"
+            // Unknown is hatched: no line says it, and no default stands in for it.
+            let unknown = interval.value == nil && missingLabel(lane.kind) == "unknown"
+            let fill = unknown ? " class=\"unknown\" fill=\"url(#unknown-hatch)\"" : " fill=\"\(colour.fill)\""
+            s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\"\(fill)>"
             s += "<title>\(HTMLFormat.escape(tip))</title></rect>\n"
             let label = interval.value ?? missingLabel(lane.kind)
             if width >= Double(label.count) * 6 + 8 {
@@ -116,10 +119,11 @@ struct TimelineDrawing {
         return s + "</g>\n"
     }
 
-    /// What an interval no line has spoken about says: accuracy does not exist before iOS 14.
+    /// What an interval no line has spoken about says: unknown, except accuracy before iOS
+    /// 14, which does not exist.
     func missingLabel(_ kind: SessionTimeline.LaneKind) -> String {
         if kind == .accuracy, let major = IOSVersion(timeline.osVersion)?.major, major < 14 { return "none before iOS 14" }
-        return "not in the log"
+        return "unknown"
     }
 
     /// Lane colours: strong for what matters (background, Always, a blue bar), pale otherwise.
@@ -154,10 +158,10 @@ struct TimelineDrawing {
         s += "<line x1=\"\(fmt(Self.plotLeft))\" y1=\"\(fmt(top + 10))\" x2=\"\(fmt(Self.plotRight))\" y2=\"\(fmt(top + 10))\" stroke=\"#dee2e6\"/>\n"
         for d in timeline.deliveries {
             let isCited = cited.contains(d.event)
-            let kind = d.horizontalAccuracy == nil ? "private" : d.background ? "bg" : "fg"
+            let kind = d.horizontalAccuracy == nil ? "private" : d.background == true ? "bg" : "fg"
             var tip = "location delivered at \(HTMLFormat.clock(d.timeUS)), "
             tip += d.horizontalAccuracy.map { "±\(formatMetres($0)) m" } ?? "location hidden by the log"
-            tip += d.background ? ", in background" : ", in foreground"
+            tip += d.background.map { $0 ? ", in background" : ", in foreground" } ?? ", app state unknown"
             if options.showCoordinates, let c = d.coordinate {
                 tip += ", \(coordinate(c.latitude)), \(coordinate(c.longitude))"
             }

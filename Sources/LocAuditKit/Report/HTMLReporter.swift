@@ -340,6 +340,7 @@ private struct Page {
             <li><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="4.5" class="delivery private"/></svg> location hidden by the log</li>
             <li><svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="5.5" class="delivery fg cited"/></svg> cited as evidence</li>
             <li><svg width="14" height="14" aria-hidden="true"><path d="M7 1 L13 12 L1 12 Z" class="sev-high"/></svg> finding</li>
+            <li><svg width="22" height="14" aria-hidden="true"><defs><pattern id="unknown-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f8f9fa"/><line x1="0" y1="0" x2="0" y2="6" stroke="#adb5bd" stroke-width="2"/></pattern></defs><rect class="unknown" width="22" height="14" fill="url(#unknown-hatch)"/></svg> unknown: no line says it</li>
             </ul>
 
             """
@@ -483,6 +484,7 @@ private struct Page {
         svg .sev-info { fill: var(--info); stroke: var(--info); }
         svg text.finding-label { stroke: #fff; stroke-width: 4px; stroke-linejoin: round; paint-order: stroke; }
         svg .value.missing { fill: #868e96; font-style: italic; }
+        svg rect.unknown { fill: url(#unknown-hatch); stroke: #ced4da; stroke-width: .5; }
         .legend li { font-size: 13px; color: var(--muted); display: flex; align-items: center; gap: 6px; }
         .evidence { padding-left: 0; list-style: none; }
         .evidence li { background: var(--card); border-radius: 6px; padding: 6px 12px; margin: 0 0 8px; box-shadow: 0 1px 2px rgba(0,0,0,.05); }
