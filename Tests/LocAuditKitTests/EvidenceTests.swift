@@ -154,8 +154,10 @@ import Testing
     @Test("a session without the app's own CoreLocation lines cannot show deliveries: no delivery rule passes it")
     func noAppLines() throws {
         let ws = try AuditWorkspace()
-        // Like the real Juniper console log: a launch, a foreground state, a termination, no Info.plist.
-        try ws.ingest(LogScript().launch().terminate().text, os: "17.5.1")
+        // Like the real Juniper console log: a launch, a foreground state, a crash that is not
+        // CoreLocation's (a JavaScript exception), a termination, no Info.plist.
+        let crash = "*** Terminating app due to uncaught exception 'RCTFatalException: Unhandled JS Exception: TypeError', reason: 'Unhandled JS Exception'"
+        try ws.ingest(LogScript().launch().app(crash).terminate().text, os: "17.5.1")
         let report = try ws.audit()
         for rule in ["delivery-after-termination", "delivery-while-paused", "delivery-without-authorization", "allow-once-persisting",
                      "relaunch-without-always"] {

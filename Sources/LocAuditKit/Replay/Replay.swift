@@ -23,6 +23,11 @@ public struct ReplayedSession: Sendable {
 /// starts from what was known before the first of them (a prune's checkpoint), else from
 /// nothing; `deviceLogs` says which line families the device's logs carry at all.
 enum Replayer {
+    /// The app's own CoreLocation lines: what the app logs of its location manager. A crash
+    /// is the app's own line too, but says nothing of its location use (unless it is the
+    /// background-flag crash, a configuration fact).
+    static let appLocationKinds = EventKind.loggedByApp.subtracting([.crash])
+
     static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
                        deviceLogs: DeviceLogs = DeviceLogs()) -> [ReplayedSession] {
         var state = known
@@ -34,7 +39,7 @@ enum Replayer {
             let plist = plists.inForce(at: session.startUS)
             // Install and uninstall lines before the session's first line.
             for event in session.before { state.apply(event, behaviour) }
-            let hasAppLines = session.events.contains { EventKind.loggedByApp.contains($0.kind) }
+            let hasAppLines = session.events.contains { Replayer.appLocationKinds.contains($0.kind) }
             state.startSession(capability: plist.map(\.facts.hasLocationCapability), behaviour: behaviour,
                                launched: session.events.first?.isLaunch == true, appLines: hasAppLines)
             let initial = state
