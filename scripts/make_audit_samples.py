@@ -142,14 +142,16 @@ def _(l):
 
 @sample("missing-blue-bar", "12.5.7", "qa-iphone6s-12", "com.example.runner")
 def _(l):
-    fg_when_in_use(l).prop("allowsBackgroundLocationUpdates", 1).call("startUpdatingLocation").deliver(5)
+    # The device's logs carry indicator lines (hidden at launch): the bar that never shows is known not shown.
+    fg_when_in_use(l).bar(0).prop("allowsBackgroundLocationUpdates", 1).call("startUpdatingLocation").deliver(5)
     l.state("BackgroundRunning").deliver(5, n=3)
 
 
 @sample("unexpected-blue-bar", "16.7.2", "qa-iphone13-16", "com.example.runner")
 def _(l):
-    l.launch().told("AuthorizedAlways", 0).prop("allowsBackgroundLocationUpdates", 1).call("startUpdatingLocation")
-    l.state("BackgroundRunning").bar(1).deliver(5, n=2)
+    # Always set in Settings: a permanent Always (a callback alone would not say whether it is provisional).
+    l.launch().status("AuthorizedAlways", reason="Settings").told("AuthorizedAlways", 0).prop("allowsBackgroundLocationUpdates", 1)
+    l.call("startUpdatingLocation").state("BackgroundRunning").bar(1).deliver(5, n=2)
 
 
 @sample("allow-once-persisting", "15.8", "qa-iphone8-15", "com.example.weather")
@@ -260,18 +262,20 @@ def _(l):
 
 @sample("clean-reduced-accuracy-and-renewed-grant", "17.5.1", "qa-iphone14-17", "com.example.runner")
 def _(l):
-    fg_when_in_use(l, 1).call("startUpdatingLocation").deliver(3000, n=2)
+    # Every fact the rules read is in the log: the grant (a prompt answer), the bar (hidden at launch).
+    l.launch().bar(0).call("requestWhenInUseAuthorization").prompt("WhenInUse", "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
+    l.status("AuthorizedWhenInUse").told("AuthorizedWhenInUse", 1).call("startUpdatingLocation").deliver(3000, n=2)
     l.call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "Delivery").prompt("TemporaryFullAccuracy", "Allow,Deny")
     l.answer("Allow").accuracy("Full", 1, "Delivery").deliver(5, n=2).state("Terminated", step=30).later(60)
-    l.launch().accuracy("Reduced", 0, reason="Expired").told("AuthorizedWhenInUse", 1).call("startUpdatingLocation").deliver(2500)
+    l.launch().bar(0).accuracy("Reduced", 0, reason="Expired").told("AuthorizedWhenInUse", 1).call("startUpdatingLocation").deliver(2500)
 
 
 @sample("clean-always-relaunch-ios10", "10.3.3", "qa-iphone7-10", "com.example.runner")
 def _(l):
-    l.launch().call("requestAlwaysAuthorization").prompt("Always", "Always,Deny").answer("Always").status("AuthorizedAlways")
+    l.launch().bar(0).call("requestAlwaysAuthorization").prompt("Always", "Always,Deny").answer("Always").status("AuthorizedAlways")
     l.told("AuthorizedAlways").prop("allowsBackgroundLocationUpdates", 1).call("startMonitoringSignificantLocationChanges")
     l.call("startUpdatingLocation").state("BackgroundRunning").deliver(10, n=2).state("Terminated", step=30).later(300)
-    l.relaunch("SignificantLocationChange").deliver(500)
+    l.relaunch("SignificantLocationChange").bar(0).deliver(500)
 
 
 if __name__ == "__main__":

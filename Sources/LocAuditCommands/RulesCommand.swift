@@ -22,8 +22,12 @@ struct RulesCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the rules: id, severity, iOS range, description.",
+            abstract: "List the rules: id, severity, iOS range, description, and the facts each reads.",
             discussion: """
+                Each fact a rule reads is observed (a line says it), implied by the model, or \
+                unknown; a rule that needs an unknown fact counts the session as not evaluable, \
+                never as a pass. The list ends with how each fact is known.
+
                 EXAMPLES:
                   locaudit rules list
                   # the README's rule table
@@ -94,24 +98,52 @@ struct RulesCommand: ParsableCommand {
 enum RulesText {
     static func table(_ rules: [RuleDescription]) -> String {
         let width = rules.map(\.identifier.count).max() ?? 0
-        return rules.map { r in
+        let indent = String(repeating: " ", count: width + 2)
+        var out = rules.map { r in
             r.identifier.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                 + r.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  "
                 + r.versionRange.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + r.description + "\n"
+                + indent + "reads: " + r.facts.map(\.name).joined(separator: ", ") + "\n"
         }.joined()
+        out += "\nFacts: observed (a line says it), implied (the model says it without a line), else unknown:\n"
+        out += "a rule that needs an unknown fact is not evaluable for that session, never a pass.\n"
+        for fact in usedFacts(rules) {
+            out += "\n\(fact.name)\n  observed: \(fact.observed)\n"
+            if let implied = fact.implied { out += "  implied: \(implied)\n" }
+            out += "  unknown: \(fact.unknown)\n"
+        }
+        return out
     }
 
+    /// The README's rule table, and how each fact is known.
     static func markdown(_ rules: [RuleDescription]) -> String {
-        "| id | severity | scope | iOS | flags |\n|---|---|---|---|---|\n"
-            + rules.map { "| `\($0.identifier)` | \($0.severity.rawValue) | \($0.scope.rawValue) | \($0.versionRange) | \($0.description) |\n" }.joined()
+        "| id | severity | scope | iOS | flags | reads |\n|---|---|---|---|---|---|\n"
+            + rules.map { "| `\($0.identifier)` | \($0.severity.rawValue) | \($0.scope.rawValue) | \($0.versionRange) | \($0.description) | \($0.facts.map(\.name).joined(separator: ", ")) |\n" }.joined()
+            + "\n| fact | observed from | implied | not evaluable when unknown: the coverage says |\n|---|---|---|---|\n"
+            + usedFacts(rules).map { "| \($0.name) | \($0.observed) | \($0.implied ?? "-") | \($0.unknown) |\n" }.joined()
+    }
+
+    /// The facts the rules read, in `Fact` order.
+    static func usedFacts(_ rules: [RuleDescription]) -> [Fact] {
+        let used = Set(rules.flatMap(\.facts))
+        return Fact.allCases.filter(used.contains)
     }
 
     static func explain(_ r: RuleDescription) -> String {
         var out = "\(r.identifier) (\(r.severity.rawValue), \(r.scope.rawValue) rule, \(r.versionRange))\n\n"
         out += r.description + "\n\n" + r.rationale + "\n\nSeed: \(r.seed)\n"
+        if !r.facts.isEmpty {
+            out += "\nReads (else not evaluable):\n"
+            for fact in r.facts {
+                out += "  \(fact.name): observed from \(fact.observed)"
+                if let implied = fact.implied { out += "; implied: \(implied)" }
+                out += "\n"
+            }
+        }
         func examples(_ title: String, _ list: [RuleExample]) {
             for (i, e) in list.enumerated() {
                 out += "\n\(title) \(i + 1) (iOS \(e.os ?? "unknown")"
+                if let fact = e.unknown { out += "; unknown: \(fact.name)" }
                 if let p = e.plist {
                     out += "; Info.plist: \(p.usageKeys.joined(separator: ", ")); UIBackgroundModes [\(p.backgroundModes.joined(separator: ", "))]"
                     if let keys = p.temporaryPurposeKeys { out += "; purpose keys [\(keys.joined(separator: ", "))]" }
@@ -124,6 +156,7 @@ enum RulesText {
         }
         examples("Triggers", r.triggeringExamples)
         examples("Does not trigger", r.nonTriggeringExamples)
+        examples("Not evaluable", r.notEvaluableExamples)
         return out
     }
 }

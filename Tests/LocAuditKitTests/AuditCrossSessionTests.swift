@@ -116,7 +116,8 @@ import Testing
     @Test("iOS 13+ provisional Always counts as WhenInUse for the blue bar")
     func provisionalAlwaysBlueBar() throws {
         let ws = try AuditWorkspace()
-        let log = LogScript().launch().prompt("Always", options: "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
+        // The device's logs carry indicator lines (hidden at launch): the bar that never shows is known not shown.
+        let log = LogScript().launch().blueBar(false).prompt("Always", options: "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
             .status("AuthorizedAlways", provisional: 1).property("allowsBackgroundLocationUpdates", 1)
             .call("startUpdatingLocation").state("BackgroundRunning").deliver()
         try ws.ingest(log.text, os: "13.7", plist: .complete)

@@ -35,14 +35,21 @@ import Testing
         plist.bundleId = "com.example.app"
         try ws.ingest(LogScript().launch().told("AuthorizedWhenInUse").text, os: "17.5.1", plist: plist)
         #expect(try ws.audit().rules == ["invalid-default-accuracy-reduced"])
+        // A fixed Info.plist alone does not judge the earlier log again: the app ran with the broken one.
         plist.defaultAccuracyReducedXML = "<true/>"
         _ = try ws.workspace.ingest([try ws.workspace.write("fixed/Info.plist", plist.xml)])
+        let alone = try ws.audit()
+        #expect(alone.rules == ["invalid-default-accuracy-reduced"] && alone.resolved.isEmpty)
+        // The next day's log, handed in with the fixed build's Info.plist: the app's latest session is fine.
+        func nextDay(_ day: Int) -> String { LogScript().launch().told("AuthorizedWhenInUse").text.replacingOccurrences(of: "Nov 20", with: "Nov \(day)") }
+        plist.usageKeys.append(UsageKey.alwaysAndWhenInUse)
+        try ws.ingest(nextDay(21), name: "device-2026-11-21.log", os: "17.5.1", plist: plist)
         let fixed = try ws.audit()
         #expect(fixed.findings.isEmpty)
         #expect(fixed.resolved.map(\.rule) == ["invalid-default-accuracy-reduced"])
         #expect(try ws.workspace.count("SELECT count(*) FROM findings WHERE resolved_run IS NOT NULL") == 1)
         plist.defaultAccuracyReducedXML = "<string>NO</string>"
-        _ = try ws.workspace.ingest([try ws.workspace.write("broken-again/Info.plist", plist.xml)])
+        try ws.ingest(nextDay(22), name: "device-2026-11-22.log", os: "17.5.1", plist: plist)
         let again = try ws.audit()
         #expect(again.new.count == 1)
         #expect(try ws.workspace.count("SELECT count(*) FROM findings") == 1)

@@ -114,8 +114,9 @@ final class AuditWorkspace {
 
     /// Ingests a log with its device facts (and Info.plist).
     /// `zone` reads the lines' stamps (`--tz`); nil: none, UTC is assumed.
+    /// `catalogs`: user catalog files (`--catalog`).
     func ingest(_ log: String, name: String = "device-2026-11-20.log", os: String?, device: String = "device-1",
-                plist: ExamplePlist? = nil, zone: String? = "UTC") throws {
+                plist: ExamplePlist? = nil, zone: String? = "UTC", catalogs: [String] = []) throws {
         let path = try workspace.write(name, log + "\n")
         var facts = "UniqueDeviceID: \(device)\nDeviceName: iPhone\n"
         if let os { facts += "ProductVersion: \(os)\n" }
@@ -125,6 +126,7 @@ final class AuditWorkspace {
         if let plist { plists.append(try workspace.write("\(UUID().uuidString).plist", plist.xml)) }
         let report = try workspace.ingest([path]) {
             $0.infoPlists = plists
+            $0.catalogFiles = catalogs
             $0.parse = ParseOptions(year: 2026, zone: zone.flatMap(TimeZone.init(identifier:)))
         }
         precondition(report.files.allSatisfy { $0.error == nil }, "ingest failed: \(report.files.compactMap(\.error))")

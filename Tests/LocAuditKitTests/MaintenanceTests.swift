@@ -67,13 +67,18 @@ import Testing
         let first = try #require(try MaintenanceTests.twoNights(ws).audit)
         let legacy = first.findings.filter { $0.rule == "invalid-default-accuracy-reduced" }
         #expect(legacy.count == 1)
-        // The next night brings the app's fixed Info.plist: its finding is resolved.
+        // The next night brings the app's fixed Info.plist and a log of the fixed build on that iOS version:
+        // its finding is resolved (the Info.plist alone would not judge the earlier logs again).
         let inbox = ws.dir.appendingPathComponent("inbox").path
         let plist = try String(contentsOfFile: inbox + "/new/apps/com.example.legacy.plist", encoding: .utf8)
         let fixed = plist.replacingOccurrences(of: "<key>NSLocationDefaultAccuracyReduced</key>\n\t<string>YES</string>",
                                                with: "<key>NSLocationDefaultAccuracyReduced</key>\n\t<true/>")
         #expect(fixed != plist)
         try ws.write("inbox/fixed/com.example.legacy.plist", fixed)
+        let run = LogScript().launch().terminate().text.replacingOccurrences(of: "com.example.app", with: "com.example.legacy")
+        try ws.write("inbox/fixed/qa-fleet-09-2026-11-21.log", run.replacingOccurrences(of: "Nov 20", with: "Nov 21") + "\n")
+        try ws.write("inbox/fixed/qa-fleet-09-2026-11-21.ideviceinfo.txt",
+                     "UniqueDeviceID: qa-fleet-09\nDeviceName: qa-fleet-09\nProductVersion: \(try #require(legacy.first?.osVersion))\nTimeZone: UTC\n")
         let second = try #require(try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run().audit)
         #expect(second.resolved.map(\.fingerprint) == legacy.map(\.fingerprint))
 

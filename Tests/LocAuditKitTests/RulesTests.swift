@@ -4,17 +4,23 @@ import Testing
 
 /// One example of one rule, for the parameterised test.
 struct ExampleCase: Sendable, CustomTestStringConvertible {
+    enum Expectation: String, Sendable {
+        case triggers = "triggers"
+        case doesNotTrigger = "does not trigger"
+        case notEvaluable = "is not evaluable"
+    }
     var rule: RuleDescription
     var example: RuleExample
-    var triggers: Bool
+    var expectation: Expectation
     var testDescription: String {
-        "\(rule.identifier) \(triggers ? "triggers" : "does not trigger") (\(URL(fileURLWithPath: example.file).lastPathComponent):\(example.line))"
+        "\(rule.identifier) \(expectation.rawValue) (\(URL(fileURLWithPath: example.file).lastPathComponent):\(example.line))"
     }
 
     static var all: [ExampleCase] {
         RuleRegistry.descriptions.flatMap { rule in
-            rule.triggeringExamples.map { ExampleCase(rule: rule, example: $0, triggers: true) }
-                + rule.nonTriggeringExamples.map { ExampleCase(rule: rule, example: $0, triggers: false) }
+            rule.triggeringExamples.map { ExampleCase(rule: rule, example: $0, expectation: .triggers) }
+                + rule.nonTriggeringExamples.map { ExampleCase(rule: rule, example: $0, expectation: .doesNotTrigger) }
+                + rule.notEvaluableExamples.map { ExampleCase(rule: rule, example: $0, expectation: .notEvaluable) }
         }
     }
 }
@@ -25,14 +31,21 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         let outcome = try RuleExampleRunner.run(c.example, rule: c.rule.identifier)
         let at = SourceLocation(fileID: "LocAuditKit/\(URL(fileURLWithPath: c.example.file).lastPathComponent)",
                                 filePath: c.example.file, line: c.example.line, column: 1)
-        if c.triggers {
+        switch c.expectation {
+        case .triggers:
             #expect(!outcome.findings.isEmpty, "triggering example did not fire (not evaluable: \(outcome.notEvaluable))", sourceLocation: at)
             for finding in outcome.findings {
                 #expect(!finding.evidence.isEmpty, "a finding without evidence", sourceLocation: at)
             }
-        } else {
+        case .doesNotTrigger:
             #expect(outcome.findings.isEmpty, "non-triggering example fired: \(outcome.findings.map(\.message))", sourceLocation: at)
             #expect(outcome.evaluated || outcome.beforeFirstVersion, "non-triggering example was never evaluated: \(outcome.notEvaluable)", sourceLocation: at)
+        case .notEvaluable:
+            // Unknown is never a pass and never a finding, and the coverage names the missing fact.
+            let fact = try #require(c.example.unknown, "a not-evaluable example names its unknown fact", sourceLocation: at)
+            #expect(outcome.findings.isEmpty, "not-evaluable example fired: \(outcome.findings.map(\.message))", sourceLocation: at)
+            #expect(!outcome.evaluated, "not-evaluable example was evaluated", sourceLocation: at)
+            #expect(outcome.notEvaluable == [fact.unknown], "not evaluable for \(outcome.notEvaluable), not for \(fact.name)", sourceLocation: at)
         }
     }
 
@@ -72,13 +85,18 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    @Test("every rule has a one-sentence description, a seed, and examples on both sides")
+    @Test("every rule has a one-sentence description, a seed, the facts it reads, and examples on both sides and not evaluable")
     func documentation() {
         for rule in RuleRegistry.descriptions {
             #expect(rule.description.hasSuffix("."), "\(rule.identifier)")
             #expect(!rule.seed.isEmpty, "\(rule.identifier)")
             #expect(!rule.triggeringExamples.isEmpty, "\(rule.identifier) has no triggering example")
             #expect(!rule.nonTriggeringExamples.isEmpty, "\(rule.identifier) has no non-triggering example")
+            #expect(!rule.notEvaluableExamples.isEmpty, "\(rule.identifier) has no not-evaluable example")
+            #expect(!rule.facts.isEmpty, "\(rule.identifier) names no fact it reads")
+            for example in rule.notEvaluableExamples {
+                #expect(example.unknown.map(rule.facts.contains) == true, "\(rule.identifier): a not-evaluable example leaves unknown a fact the rule does not list")
+            }
         }
     }
 

@@ -21,7 +21,8 @@ private let oldAlwaysKey = ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey
 private let noLocationMode = ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always, UsageKey.alwaysAndWhenInUse], backgroundModes: ["audio"])
 
 private func backgroundDelivery(_ status: String, flag: Bool = true, indicator: Bool = false, blueBar: Bool) -> String {
-    let s = LogScript().launch().told(status)
+    // The device's logs carry indicator lines (hidden at launch): the blue bar is known.
+    let s = LogScript().launch().blueBar(false).told(status)
     if flag { s.property("allowsBackgroundLocationUpdates", 1) }
     if indicator { s.property("showsBackgroundLocationIndicator", 1) }
     s.call("startUpdatingLocation").state("BackgroundRunning")

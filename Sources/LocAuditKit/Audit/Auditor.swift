@@ -112,10 +112,12 @@ struct AuditInput {
     var events: [AppEvent]
     /// source id -> (path, iOS version)
     var sources: [Int64: (path: String, version: IOSVersion?)]
-    /// bundle id -> Info.plist facts and path
-    var apps: [String: (facts: AppFacts, path: String)]
+    /// bundle id -> every Info.plist of the app
+    var apps: [String: AppVersions]
     /// device and app -> what a prune kept of their replay
     var checkpoints: [String: ReplayCheckpoint] = [:]
+    /// device id -> the line families its logs carry at all
+    var deviceLogs: [String: DeviceLogs] = [:]
     /// device id -> logs whose times were read as UTC for want of a zone
     var zoneAssumed: [String: Int] = [:]
     /// device id -> "OFFSET, the offset of PATH" -> zone-less logs that took the offset of that zoned export
@@ -128,25 +130,9 @@ struct AuditInput {
         for row in try Row.fetchAll(db, sql: "SELECT id, path, os_version FROM sources") {
             sources[row[0]] = (row[1], IOSVersion(row[2] as String?))
         }
-        var apps: [String: (AppFacts, String)] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT bundle_id, executable, name, version, usage_keys, background_modes, temporary_purpose_keys,
-                   default_accuracy_reduced, default_accuracy_reduced_type, plist_path FROM apps
-            """) {
-            func list(_ text: String?) -> [String]? {
-                text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-            }
-            var facts = AppFacts(bundleId: row[0], usageKeys: list(row[4]) ?? [], backgroundModes: list(row[5]) ?? [])
-            facts.executable = row[1]
-            facts.name = row[2]
-            facts.version = row[3]
-            facts.temporaryPurposeKeys = list(row[6])
-            facts.defaultAccuracyReduced = row[7]
-            facts.defaultAccuracyReducedType = row[8]
-            apps[facts.bundleId] = (facts, row[9])
-        }
-        var input = AuditInput(events: try scope.load(db, progress: progress), sources: sources, apps: apps)
+        var input = AuditInput(events: try scope.load(db, progress: progress), sources: sources, apps: try AppVersions.load(db))
         input.checkpoints = try ReplayCheckpoint.load(db, scope: scope)
+        input.deviceLogs = try DeviceLogs.load(db, scope: scope)
         for row in try Row.fetchAll(db, sql: """
             SELECT device_id, zone_assumed, zone_offset, zone_from FROM sources
             WHERE device_id IS NOT NULL AND (zone_assumed = 1 OR zone_from IS NOT NULL) ORDER BY id
@@ -205,7 +191,8 @@ struct AuditInput {
             }
             if !lines.isEmpty {
                 let sessions = SessionBuilder.sessions(of: lines, versions: versions)
-                timelines.append(Replayer.replay(sessions, app: apps[events[start].bundleId]?.facts, from: known))
+                timelines.append(Replayer.replay(sessions, plists: apps[events[start].bundleId] ?? AppVersions(), from: known,
+                                                 deviceLogs: deviceLogs[events[start].deviceId] ?? DeviceLogs()))
             }
             start = end
         }
@@ -225,9 +212,7 @@ struct AuditInput {
             .compactMap { id in locations[id].map { (id, $0) } }
             .sorted { ($0.1.source, $0.1.line) < ($1.1.source, $1.1.line) }
             .map { EvidenceLine(file: sources[$0.1.source]?.path ?? "?", line: $0.1.line, event: $0.0) }
-        if raw.violations.contains(where: \.infoPlist), let plist = apps[raw.bundleId]?.path {
-            evidence.insert(EvidenceLine(file: plist, line: nil), at: 0)
-        }
+        evidence.insert(contentsOf: raw.plists.map { EvidenceLine(file: $0, line: nil) }, at: 0)
         return Finding(rule: raw.rule.identifier, severity: raw.rule.severity, device: raw.deviceId, bundleId: raw.bundleId,
                        pid: raw.pid, sessionStart: raw.sessionStartUS.map(Timestamps.isoUTC), time: Timestamps.isoUTC(first.timeUS),
                        message: message, evidence: evidence, fingerprint: raw.fingerprint,

@@ -11,6 +11,8 @@ struct RawFinding {
     var context: [Int64] = []
     /// A session finding's session: its events, the first of which opened it.
     var sessionEvents: [AppEvent] = []
+    /// The Info.plists a configuration finding's violations were judged by (cited as evidence).
+    var plists: [String] = []
 
     /// Identity across runs and databases holding the same logs: the rule and the session
     /// (device, app, pid and the line that opened it: its UTC second and line fingerprint,
@@ -37,7 +39,8 @@ enum RuleEvaluation {
         let configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
         var findings: [RawFinding] = []
         var coverage = Coverage()
-        var byAppVersion: [String: AppOnVersion] = [:]
+        // Per app and iOS major version, one part per Info.plist in force for its sessions there.
+        var byAppVersion: [String: [AppOnVersion]] = [:]
         var unknownVersionApps = Set<String>()
         var checks: [RuleCheckRecord] = []
 
@@ -50,10 +53,12 @@ enum RuleEvaluation {
                 coverage.sessions += 1
                 if let version = session.osVersion {
                     let key = "\(session.bundleId)\u{0}\(version.major)"
-                    if byAppVersion[key] == nil {
-                        byAppVersion[key] = AppOnVersion(bundleId: session.bundleId, version: version, app: replayed.app, sessions: [])
+                    if let part = byAppVersion[key]?.firstIndex(where: { $0.plist == replayed.plist }) {
+                        byAppVersion[key]![part].sessions.append(replayed)
+                    } else {
+                        byAppVersion[key, default: []].append(AppOnVersion(bundleId: session.bundleId, version: version,
+                                                                           plist: replayed.plist, sessions: [replayed]))
                     }
-                    byAppVersion[key]!.sessions.append(replayed)
                 } else {
                     coverage.sessionsWithUnknownVersion += 1
                     unknownVersionApps.insert(session.bundleId)
@@ -93,7 +98,11 @@ enum RuleEvaluation {
             }
         }
 
-        for app in byAppVersion.values.sorted(by: { ($0.bundleId, $0.version.major) < ($1.bundleId, $1.version.major) }) {
+        for parts in byAppVersion.values.sorted(by: { ($0[0].bundleId, $0[0].version.major) < ($1[0].bundleId, $1[0].version.major) }) {
+            // The app's configuration on that version is the one of its latest session there:
+            // its sessions under that Info.plist are judged by it, earlier ones under another
+            // Info.plist are not judged again (a later Info.plist alone changes nothing).
+            let app = parts.max { $0.latestStartUS < $1.latestStartUS }!
             // Without the Info.plist, only the app's own lines can show its configuration.
             let noEvidence = app.app == nil && app.sessions.allSatisfy(\.session.onlyPrivacyReport)
             let subject = "\(app.bundleId) on iOS \(app.version.major)"
@@ -114,9 +123,10 @@ enum RuleEvaluation {
                     var check = RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: nil, findings: [])
                     let shown = violations.filter { options.inWindow($0.timeUS) }
                     if !shown.isEmpty {
+                        let plists = shown.contains(where: \.infoPlist) ? app.plist.map { [$0.path] } ?? [] : []
                         let raw = RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
                                              pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
-                                             context: app.sessions[0].session.events.prefix(1).map(\.id))
+                                             context: app.sessions[0].session.events.prefix(1).map(\.id), plists: plists)
                         findings.append(raw)
                         check.findings = [raw.fingerprint]
                     }

@@ -15,7 +15,8 @@ public enum RuleExampleRunner {
         public var beforeFirstVersion: Bool
     }
 
-    /// A broken expectation: a triggering example that did not fire, a non-triggering one that did.
+    /// A broken expectation: a triggering example that did not fire, a non-triggering one that
+    /// did, a not-evaluable one that was judged or named another fact.
     public struct Drift: Sendable, CustomStringConvertible {
         public var rule: String
         public var example: RuleExample
@@ -83,6 +84,16 @@ public enum RuleExampleRunner {
             } else if !outcome.evaluated, !outcome.beforeFirstVersion {
                 drifts.append(Drift(rule: rule.identifier, example: example,
                                     problem: "non-triggering example was not evaluated (\(outcome.notEvaluable.joined(separator: "; "))), so it proves nothing"))
+            }
+        }
+        for example in rule.notEvaluableExamples {
+            let outcome = try run(example, rule: rule.identifier)
+            let reason = example.unknown?.unknown ?? "(the example names no unknown fact)"
+            if let f = outcome.findings.first {
+                drifts.append(Drift(rule: rule.identifier, example: example, problem: "not-evaluable example fired: \(f.message)"))
+            } else if outcome.evaluated || !outcome.notEvaluable.contains(reason) {
+                drifts.append(Drift(rule: rule.identifier, example: example,
+                                    problem: "not-evaluable example was \(outcome.evaluated ? "evaluated" : "not evaluable for: \(outcome.notEvaluable.joined(separator: "; "))"), not for: \(reason)"))
             }
         }
         return drifts

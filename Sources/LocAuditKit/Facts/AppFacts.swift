@@ -5,7 +5,9 @@ public struct AppFacts: Sendable, Codable, Equatable {
     public var bundleId: String
     public var executable: String?
     public var name: String?
+    /// `CFBundleShortVersionString` and `CFBundleVersion`.
     public var version: String?
+    public var build: String?
     /// The `NSLocation*UsageDescription` keys present (with a non-empty string value).
     public var usageKeys: [String]
     public var backgroundModes: [String]
@@ -41,6 +43,7 @@ public struct AppFacts: Sendable, Codable, Equatable {
         facts.executable = dict["CFBundleExecutable"] as? String
         facts.name = (dict["CFBundleDisplayName"] as? String) ?? (dict["CFBundleName"] as? String)
         facts.version = dict["CFBundleShortVersionString"] as? String
+        facts.build = dict["CFBundleVersion"] as? String
         facts.usageKeys = usageKeyNames.filter { ($0 as String?).flatMap { dict[$0] as? String }.map { !$0.isEmpty } ?? false }
         facts.backgroundModes = (dict["UIBackgroundModes"] as? [Any])?.compactMap { $0 as? String } ?? []
         if let purposes = dict["NSLocationTemporaryUsageDescriptionDictionary"] {

@@ -46,6 +46,7 @@ public final class Ingester: @unchecked Sendable {
 
     /// Ingests everything and reports on every file, in input order.
     public func run(progressHandler: ((FileReport) -> Void)? = nil) throws -> IngestReport {
+        let startedUS = Clock.nowUS()
         var inputs = try Ingester.expand(options.paths)
         // A sidecar travels with its log: it is read as that log's device facts, not listed on its own.
         let sidecars = Set(inputs.compactMap(Ingester.sidecar(of:)))
@@ -82,7 +83,30 @@ public final class Ingester: @unchecked Sendable {
         bar.clear()
         // The store itself failed (full, read-only, damaged...): no later file could go in either.
         if let failure = storeFailure.value { throw failure }
-        return IngestReport(database: store.path, files: reports.compactMap { $0 })
+        let files = reports.compactMap { $0 }
+        try datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
+        return IngestReport(database: store.path, files: files)
+    }
+
+    /// An Info.plist handed in with logs is in force from their first line, not from the
+    /// moment it was read: they came together (the night's logs of a new build and its
+    /// Info.plist). One ingested alone is in force from its ingest: earlier logs keep theirs.
+    func datePlists(since startedUS: Int64, logs: [Int64]) throws {
+        guard !logs.isEmpty else { return }
+        do {
+            try store.connect().write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM app_versions WHERE first_seen_us >= ?)",
+                                        arguments: [startedUS]) == true else { return }
+                try db.execute(sql: """
+                    UPDATE app_versions SET first_seen_us = min(first_seen_us, coalesce((
+                        SELECT CAST(strftime('%s', min(first_time)) AS INTEGER) * 1000000 FROM sources
+                        WHERE id IN (SELECT value FROM json_each(?))), first_seen_us))
+                    WHERE first_seen_us >= ?
+                    """, arguments: [jsonText(logs), startedUS])
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: store.path)
+        }
     }
 
     /// Files under the given paths, sorted, hidden files and databases left out.

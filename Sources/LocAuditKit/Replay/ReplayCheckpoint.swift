@@ -29,9 +29,11 @@ struct ReplayCheckpoint {
         for row in try Row.fetchAll(db, sql: """
             SELECT device_id, bundle_id, as_of_us, as_of_source, as_of_line, state FROM replay_checkpoints WHERE \(EventScope.condition)
             """, arguments: scope.arguments) {
+            var state = try decode(row[5], device: row[0], bundle: row[1])
+            // Lines of the app were replayed into it: an install after it is no first install.
+            state.appSeen = true
             let checkpoint = ReplayCheckpoint(deviceId: row[0], bundleId: row[1],
-                                              asOf: EventKey(timeUS: row[2], source: row[3], line: row[4]),
-                                              state: try decode(row[5], device: row[0], bundle: row[1]))
+                                              asOf: EventKey(timeUS: row[2], source: row[3], line: row[4]), state: state)
             checkpoints[key(checkpoint.deviceId, checkpoint.bundleId)] = checkpoint
         }
         return checkpoints
@@ -47,7 +49,8 @@ struct ReplayCheckpoint {
     }
 
     /// The state as stored, through `Codable` as a whole. A field the stored state lacks (a
-    /// checkpoint written before the field existed) takes its value in a new `ReplayState`.
+    /// checkpoint written before the field existed, or an optional one that was nil) takes its
+    /// value in a new `ReplayState`: nil for every optional field, so unknown stays unknown.
     static func decode(_ text: String, device: String, bundle: String) throws -> ReplayState {
         do {
             let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ReplayState())) as? [String: Any] ?? [:]

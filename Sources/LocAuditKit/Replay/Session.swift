@@ -3,6 +3,8 @@ extension AppEvent {
     var isRunningState: Bool { kind == .appState && appState != .terminated && appState != nil }
     /// SpringBoard's launch line or locationd's relaunch.
     var isLaunch: Bool { kind == .launch || kind == .relaunch }
+    /// MobileInstallation's install or uninstall line.
+    var isInstallation: Bool { kind == .install || kind == .uninstall }
 }
 
 /// One run of one app process on one device: from its launch (or first line) to its
@@ -25,6 +27,8 @@ public struct Session: Sendable {
     public var osVersion: IOSVersion?
     /// The events, in time order; pid-less system lines between sessions stay with the previous one.
     public var events: [AppEvent]
+    /// Install and uninstall lines before the first session of the app (they open none).
+    public var before: [AppEvent] = []
 
     /// How a session ended.
     public enum EndReason: String, Sendable, Codable {
@@ -52,18 +56,21 @@ public struct Session: Sendable {
 /// (deliveries to a dead process), except that the first pid line after a launch that named
 /// none belongs to the launched process when the pid's earlier session was not seen to end
 /// (the launch says it did); lines without one go to the open session, except a line the
-/// app logged itself after a termination (a log without pids, a Console copy), which opens one.
+/// app logged itself after a termination (a log without pids, a Console copy), which opens one. Install and
+/// uninstall lines before the app's first session open none: they come `before` it.
 enum SessionBuilder {
     static func sessions(of events: ArraySlice<AppEvent>, versions: [Int64: IOSVersion]) -> [Session] {
         var sessions: [Session] = []
         var byPid: [Int64: Int] = [:]
+        var before: [AppEvent] = []
         func open(_ event: AppEvent) -> Int {
             if let last = sessions.indices.last, sessions[last].endReason != .terminated {
                 sessions[last].endReason = .nextLaunch
                 sessions[last].endUS = event.timeUS
             }
             sessions.append(Session(deviceId: event.deviceId, bundleId: event.bundleId, pid: nil,
-                                    startUS: event.timeUS, endUS: event.timeUS, endReason: .endOfLog, events: []))
+                                    startUS: event.timeUS, endUS: event.timeUS, endReason: .endOfLog, events: [],
+                                    before: sessions.isEmpty ? before : []))
             return sessions.count - 1
         }
         /// The open session, when it is still running.
@@ -90,6 +97,10 @@ enum SessionBuilder {
                 } else {
                     target = open(event)
                 }
+            } else if sessions.isEmpty, event.isInstallation {
+                // An install before the app ever ran is no process of it.
+                before.append(event)
+                continue
             } else {
                 // A line the app logged itself (in a log without pids) after its termination:
                 // a new process runs, whose launch the log does not show.

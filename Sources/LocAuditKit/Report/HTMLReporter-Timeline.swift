@@ -47,7 +47,7 @@ struct TimelineDrawing {
     }
 
     func section() -> String {
-        let background = timeline.deliveries.filter(\.background).count
+        let background = timeline.deliveries.filter { $0.background == true }.count
         var html = """
             <section class="session" id="session-\(index)" aria-labelledby="session-\(index)-title">
             <h3 id="session-\(index)-title">\(HTMLFormat.escape(timeline.bundleId)) on \(deviceHTML)\(HTMLFormat.escape(details))</h3>
@@ -121,7 +121,10 @@ struct TimelineDrawing {
             for c in interval.contradictions.prefix(5) { tip += "; a line says \(c.value) at \(HTMLFormat.clock(c.timeUS))" }
             if interval.contradictions.count > 5 { tip += "; and \(interval.contradictions.count - 5) more lines" }
             let origin = interval.origin.map { " \($0.rawValue)" } ?? ""
-            s += "<g class=\"interval \(Self.stateClass(lane.kind, interval.value))\(origin)\"><title>\(HTMLFormat.escape(tip))</title>\n"
+            // Unknown is hatched: no line says it, and no default stands in for it (accuracy
+            // before iOS 14 is not unknown: there is none).
+            let state = interval.value == nil && missingLabel(lane.kind) != "unknown" ? "absent" : Self.stateClass(lane.kind, interval.value)
+            s += "<g class=\"interval \(state)\(origin)\"><title>\(HTMLFormat.escape(tip))</title>\n"
             s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\"/>\n"
             // The longest label that fits: the value, what kind of value it is, what lines say instead.
             var labels = [interval.value ?? missingLabel(lane.kind)]
@@ -144,10 +147,11 @@ struct TimelineDrawing {
         return s + "</g>\n"
     }
 
-    /// What an interval no line has spoken about says: accuracy does not exist before iOS 14.
+    /// What an interval no line has spoken about says: unknown, except accuracy before iOS
+    /// 14, which does not exist.
     func missingLabel(_ kind: SessionTimeline.LaneKind) -> String {
         if kind == .accuracy, let major = IOSVersion(timeline.osVersion)?.major, major < 14 { return "none before iOS 14" }
-        return "not in the log"
+        return "unknown"
     }
 
     /// The CSS class of a lane's value (`auth-when-in-use`, `app-background`): its colours
@@ -173,10 +177,10 @@ struct TimelineDrawing {
         s += "<line x1=\"\(fmt(Self.plotLeft))\" y1=\"\(fmt(top + 10))\" x2=\"\(fmt(Self.plotRight))\" y2=\"\(fmt(top + 10))\" stroke=\"#dee2e6\"/>\n"
         for d in timeline.deliveries {
             let isCited = cited.contains(d.event)
-            let kind = d.horizontalAccuracy == nil ? "private" : d.background ? "bg" : "fg"
+            let kind = d.horizontalAccuracy == nil ? "private" : d.background == true ? "bg" : "fg"
             var tip = "location delivered at \(HTMLFormat.clock(d.timeUS)), "
             tip += d.horizontalAccuracy.map { "±\(formatMetres($0)) m" } ?? "location hidden by the log"
-            tip += d.background ? ", in background" : ", in foreground"
+            tip += d.background.map { $0 ? ", in background" : ", in foreground" } ?? ", app state unknown"
             if options.showCoordinates, let c = d.coordinate {
                 tip += ", \(coordinate(c.latitude)), \(coordinate(c.longitude))"
             }

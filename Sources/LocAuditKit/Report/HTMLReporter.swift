@@ -390,6 +390,7 @@ private struct Page {
             <li><svg width="30" height="14" aria-hidden="true"><g class="interval auth-when-in-use modelled"><rect x="1" y="1" width="28" height="12"/></g></svg> \
             a status the replay models: no line of this session says it (carried over, or reset at a relaunch)</li>
             <li><svg width="14" height="14" aria-hidden="true"><path class="contradiction" d="M2 2 L12 2 L7 10 Z"/></svg> a line says another status</li>
+            <li><svg width="22" height="14" aria-hidden="true"><defs><pattern id="unknown-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-ground" width="6" height="6"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="6"/></pattern></defs><g class="interval unknown"><rect width="22" height="14"/></g></svg> unknown: no line says it</li>
             </ul>
 
             """

@@ -80,7 +80,9 @@ enum HTMLStyle {
         /* Lane states: one class per value (its fill, and the ink of its label), every lane's colours here. */
         svg .interval rect { fill: var(--fill, #ced4da); }
         svg .interval .value { fill: var(--ink, #1d2433); }
-        svg .unknown { --fill: #f1f3f7; } svg .unknown .value { fill: #868e96; font-style: italic; }
+        svg .unknown { --fill: url(#unknown-hatch); } svg .unknown .value, svg .absent .value { fill: #868e96; font-style: italic; }
+        svg .absent { --fill: #f1f3f7; }
+        svg .hatch-ground { fill: #f8f9fa; } svg .hatch-line { stroke: #adb5bd; stroke-width: 2; }
         svg .app-foreground { --fill: #a5d8ff; } svg .app-background { --fill: #ffa94d; }
         svg .app-suspended { --fill: #ffe8cc; } svg .app-terminated { --fill: #adb5bd; }
         svg .auth-not-determined { --fill: #dee2e6; } svg .auth-denied, svg .auth-restricted { --fill: #c92a2a; --ink: #fff; }

@@ -42,7 +42,8 @@ public struct SessionTimeline: Sendable, Equatable {
         case services
     }
 
-    /// A value held from `startUS` to `endUS`; nil when no line has said it yet.
+    /// A value held from `startUS` to `endUS`; nil while unknown (no line has said it, and
+    /// the model implies nothing): drawn hatched, never as a default.
     public struct Interval: Sendable, Equatable {
         public var startUS: Int64
         public var endUS: Int64
@@ -77,8 +78,8 @@ public struct SessionTimeline: Sendable, Equatable {
         public var timeUS: Int64
         /// Metres; nil when the log hides the location (`<private>`).
         public var horizontalAccuracy: Double?
-        /// Delivered while the app was in the background (and alive).
-        public var background: Bool
+        /// Delivered while the app was in the background (and alive); nil when its state is unknown.
+        public var background: Bool?
         /// Only with `ReportOptions.showCoordinates`, rounded to `coordinateDecimals`.
         public var coordinate: Coordinate?
     }
@@ -244,8 +245,8 @@ extension SessionTimeline.LaneKind {
             }
         case .authorization:
             switch state.status {
-            case .authorizedWhenInUse: return state.grantIsAllowOnce ? "Allow Once" : "When In Use"
-            case .authorizedAlways: return state.provisionalAlways ? "provisional Always" : "Always"
+            case .authorizedWhenInUse: return state.grantIsAllowOnce == true ? "Allow Once" : "When In Use"
+            case .authorizedAlways: return state.provisionalAlways == true ? "provisional Always" : "Always"
             case let status: return status?.laneName
             }
         case .accuracy:
@@ -255,12 +256,13 @@ extension SessionTimeline.LaneKind {
             case nil: return nil
             }
         case .blueBar:
-            return state.blueBarVisible ? "shown" : "hidden"
+            return state.blueBarVisible.map { $0 ? "shown" : "hidden" }
         case .services:
             let running = LocationService.allCases.filter { state.services.contains($0) }
-            if running.isEmpty { return "none" }
+            // Without the launch line a service may run from before the log.
+            if running.isEmpty { return state.servicesKnown ? "none" : nil }
             let names = running.map(\.displayName).joined(separator: ", ")
-            return state.paused ? names + " (paused)" : names
+            return state.paused == true ? names + " (paused)" : names
         }
     }
 }

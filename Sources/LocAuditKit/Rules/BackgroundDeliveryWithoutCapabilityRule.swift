@@ -18,6 +18,7 @@ struct BackgroundDeliveryWithoutCapabilityRule: SessionRule {
             """,
         triggeringExamples: [
             RuleExample(os: "10.3.3", plist: .complete, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedWhenInUse"}
                 Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
@@ -44,29 +45,47 @@ struct BackgroundDeliveryWithoutCapabilityRule: SessionRule {
                 Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
                 """#),
             RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.alwaysAndWhenInUse]), #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedAlways"}
                 Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startMonitoringSignificantLocationChanges"}
                 Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":500}}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // The log starts mid-run: the app may have set allowsBackgroundLocationUpdates before it.
+            RuleExample(os: "15.8", plist: .complete, unknown: .backgroundFlag, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
+                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
+                """#),
+        ],
+        facts: [.iosVersion, .appLines, .appState, .services, .infoPlist, .backgroundFlag]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard let behaviour = session.behaviour else { return .notEvaluable("unknown iOS version") }
+        guard let behaviour = session.behaviour else { return .unknown(.iosVersion) }
+        guard session.hasAppLines else { return .unknown(.appLines) }
         var violations: [Violation] = []
-        var undetermined = 0
-        for step in session.deliveries where step.state.inBackground && step.deliveringService == .standard {
-            if step.state.capability == false {
+        var unknown = FirstUnknown()
+        for step in session.deliveries {
+            let state = step.state
+            var background = Conditions()
+            background.require(state.inBackground, .appState)
+            background.require(step.deliveringService.map { $0 == .standard }, .services)
+            guard background.violates else { unknown.note(background.unknown); continue }
+            if state.capability == false {
                 violations.append(Violation(step, "background delivery without the \"location\" background mode"))
-            } else if behaviour.backgroundNeedsFlag, !step.state.backgroundFlag {
+            } else if behaviour.backgroundNeedsFlag, state.backgroundFlag == false {
                 violations.append(Violation(step, "background delivery with allowsBackgroundLocationUpdates \"NO\""))
-            } else if step.state.capability == nil {
-                undetermined += 1
+            } else if state.capability == nil {
+                unknown.note(.infoPlist)
+            } else if behaviour.backgroundNeedsFlag, state.backgroundFlag == nil {
+                unknown.note(.backgroundFlag)
             }
         }
-        if violations.isEmpty, undetermined > 0 { return .notEvaluable("no Info.plist: the background mode is unknown") }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

@@ -27,7 +27,15 @@ struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No Info.plist and no crash: the background mode is unknown.
+            RuleExample(os: "10.3.3", unknown: .infoPlist, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
+                """#),
+        ],
+        facts: [.iosVersion, .infoPlist, .appLines]
     )
 
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
@@ -35,14 +43,15 @@ struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
         let flags = steps.filter { $0.event.property == "allowsBackgroundLocationUpdates" && $0.event.value == 1 }
         let crashes = steps.filter { $0.event.kind == .crash && ($0.event.reason ?? "").contains("CLClientIsBackgroundable") }
         let evidence = (flags + crashes).sorted { $0.event.timeUS < $1.event.timeUS }
-        guard let first = evidence.first else { return .evaluated([]) }
+        // The flag and the crash are the app's own lines.
+        guard let first = evidence.first else { return app.hasAppLines ? .evaluated([]) : .unknown(.appLines) }
         if let facts = app.app {
             guard !facts.hasLocationCapability else { return .evaluated([]) }
             return .evaluated([Violation(timeUS: first.event.timeUS,
-                message: "allowsBackgroundLocationUpdates set to \"YES\" without the \"location\" background mode (UIBackgroundModes: \(facts.backgroundModes.map { "\"\($0)\"" }.joined(separator: ", ")))",
+                message: "allowsBackgroundLocationUpdates set to \"YES\" without the \"location\" background mode (UIBackgroundModes of \(app.plistLabel): \(facts.backgroundModes.map { "\"\($0)\"" }.joined(separator: ", ")))",
                 events: evidence.map(\.event.id), infoPlist: true)])
         }
-        guard !crashes.isEmpty else { return .notEvaluable("no Info.plist") }
+        guard !crashes.isEmpty else { return .unknown(.infoPlist) }
         return .evaluated([Violation(timeUS: crashes[0].event.timeUS,
             message: "crash \"CLClientIsBackgroundable\": allowsBackgroundLocationUpdates set without the \"location\" background mode",
             events: evidence.map(\.event.id))])

@@ -28,10 +28,20 @@ struct DeliveryAfterTerminationRule: SessionRule {
                 Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
                 Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No CoreLocation line of the app: deliveries to it would not be in the log.
+            RuleExample(os: "17.5.1", plist: .complete, unknown: .appLines, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
+                """#),
+        ],
+        facts: [.appLines]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard session.hasAppLines else { return .unknown(.appLines) }
         let late = session.steps.filter { $0.event.isDelivery && $0.state.terminated }
         return .evaluated(late.map { Violation($0, "location delivered to pid \($0.event.appPid.map(String.init) ?? "?") after it terminated") })
     }

@@ -29,10 +29,29 @@ struct DeliveryWhilePausedRule: SessionRule {
                 Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidResumeLocationUpdates:"}
                 Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // The log starts mid-run: updates may have paused before it.
+            RuleExample(os: "11.4", unknown: .paused, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
+                """#),
+        ],
+        facts: [.iosVersion, .appLines, .paused]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        .evaluated(session.deliveries.filter(\.state.paused).map { Violation($0, "location delivered while updates are paused automatically") })
+        guard session.hasAppLines else { return .unknown(.appLines) }
+        var violations: [Violation] = []
+        var unknown = FirstUnknown()
+        for step in session.deliveries {
+            switch step.state.paused {
+            case true?: violations.append(Violation(step, "location delivered while updates are paused automatically"))
+            case nil: unknown.note(.paused)
+            case false?: break
+            }
+        }
+        return .judged(violations, unknown: unknown.fact)
     }
 }

@@ -40,22 +40,30 @@ struct DeliveryWithoutAuthorizationRule: SessionRule {
                 Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Settings"}
                 Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No callback, status change, prompt answer or install says the status before the delivery.
+            RuleExample(os: "17.5.1", plist: .complete, unknown: .status, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
+                """#),
+        ],
+        facts: [.appLines, .status]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard session.hasAppLines else { return .unknown(.appLines) }
         var violations: [Violation] = []
-        var unknown = 0
-        let deliveries = session.deliveries.filter { !$0.state.allowOnceLapsed }
-        for step in deliveries {
-            guard let status = step.state.status else { unknown += 1; continue }
+        var unknown = FirstUnknown()
+        // Deliveries under a lapsed Allow Once grant are allow-once-persisting only.
+        for step in session.deliveries where step.state.allowOnceLapsed != true {
+            guard let status = step.state.status else { unknown.note(.status); continue }
             if !status.isAuthorized {
                 violations.append(Violation(step, "location delivered while the status is \"\(status.rawValue)\""))
             }
         }
-        if violations.isEmpty, unknown > 0, unknown == deliveries.count {
-            return .notEvaluable("no authorization status known before the deliveries")
-        }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

@@ -24,16 +24,24 @@ struct DeprecatedUsageKeyRule: ConfigurationRule {
             RuleExample(os: "12.5.7", plist: .complete, #"""
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No Info.plist.
+            RuleExample(os: "11.4", unknown: .infoPlist, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                """#),
+        ],
+        facts: [.iosVersion, .infoPlist]
     )
 
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
-        guard let facts = app.app else { return .notEvaluable("no Info.plist") }
+        guard let facts = app.app else { return .unknown(.infoPlist) }
         guard app.behaviour.alwaysKeyDeprecated, facts.usageKeys.contains(UsageKey.always),
               !facts.usageKeys.contains(UsageKey.alwaysAndWhenInUse) else { return .evaluated([]) }
         let requests = app.steps.filter { $0.event.call == "requestAlwaysAuthorization" }.map(\.event.id)
         return .evaluated([Violation(timeUS: app.sessions[0].session.startUS,
-            message: "only \"\(UsageKey.always)\" for Always on iOS \(app.version.major): \"\(UsageKey.alwaysAndWhenInUse)\" is missing",
+            message: "only \"\(UsageKey.always)\" for Always on iOS \(app.version.major): \"\(UsageKey.alwaysAndWhenInUse)\" is missing from \(app.plistLabel)",
             events: requests, infoPlist: true)])
     }
 }

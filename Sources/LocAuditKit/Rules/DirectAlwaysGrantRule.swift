@@ -39,21 +39,40 @@ struct DirectAlwaysGrantRule: SessionRule {
                 Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
                 Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No prompt line and no status before the grant: it may come from WhenInUse.
+            RuleExample(os: "14.8", plist: .complete, unknown: .status, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
+                """#),
+        ],
+        facts: [.iosVersion, .authorizationLines, .status, .provisionalAlways]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard session.initial.deviceLogs.authorization else { return .unknown(.authorizationLines) }
+        let hasProvisional = session.behaviour?.hasProvisionalAlways ?? true
         var violations: [Violation] = []
+        var unknown = FirstUnknown()
         for step in session.steps {
             let e = step.event, state = step.state
-            guard e.kind == .statusChange, e.status == .authorizedAlways, e.provisional != true, e.reason == "Prompt",
+            guard e.kind == .statusChange, e.status == .authorizedAlways, e.reason == "Prompt",
                   state.lastPromptKind != "AlwaysUpgrade" else { continue }
-            let fromUndecided = state.status == .notDetermined
-                || (state.status == nil && ["Always", "WhenInUse"].contains(state.lastPromptKind ?? ""))
-            if fromUndecided {
-                violations.append(Violation(step, "\"notDetermined\" to a permanent \"authorizedAlways\" from one prompt", also: [state.lastPromptEvent]))
+            var direct = Conditions()
+            direct.require(e.provisional.map(!) ?? (hasProvisional ? nil : true), .provisionalAlways)
+            // From notDetermined: the prompt that led to it was a first prompt (or, with none
+            // in the session, the status before it was notDetermined).
+            switch state.lastPromptPlace {
+            case .first?: break
+            case .upgrade?, .other?: direct.require(false, .status)
+            case .unknown?: direct.require(nil, .status)
+            case nil: direct.require(state.status.map { $0 == .notDetermined }, .status)
             }
+            guard direct.violates else { unknown.note(direct.unknown); continue }
+            violations.append(Violation(step, "\"notDetermined\" to a permanent \"authorizedAlways\" from one prompt", also: [state.lastPromptEvent]))
         }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

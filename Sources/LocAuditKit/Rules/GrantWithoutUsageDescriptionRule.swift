@@ -29,26 +29,47 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
                 Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
                 Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
                 """#),
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
+            // A grant after a temporary full-accuracy prompt asks for no Always key.
+            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], temporaryPurposeKeys: ["Delivery"]), #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestWhenInUseAuthorization"}
+                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
+                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":0}
+                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Delivery"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"TemporaryFullAccuracy", "options":"Allow,Deny"}
+                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Allow"}
+                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":0}
+                """#),
+        ],
+        notEvaluableExamples: [
+            // The device's logs carry no prompt or authorization line: a prompt shown anyway would not be in them.
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), unknown: .authorizationLines, #"""
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
                 Nov 20 09:00:01 iPhone App[501] <Fault>: This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data
                 """#),
-        ]
+        ],
+        facts: [.iosVersion, .infoPlist, .authorizationLines]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard let behaviour = session.behaviour else { return .notEvaluable("unknown iOS version") }
-        guard let app = session.app else { return .notEvaluable("no Info.plist") }
+        guard let behaviour = session.behaviour else { return .unknown(.iosVersion) }
+        guard let app = session.app else { return .unknown(.infoPlist) }
+        guard session.initial.deviceLogs.authorization else { return .unknown(.authorizationLines) }
         var violations: [Violation] = []
         for step in session.steps {
             let e = step.event
             let request: AuthorizationRequest
             switch e.kind {
-            case .prompt where ["WhenInUse", "Always", "AlwaysUpgrade"].contains(e.promptKind ?? ""):
-                request = e.promptKind == "WhenInUse" ? .whenInUse : .always
+            case .prompt:
+                guard let asked = AuthorizationRequest(promptKind: e.promptKind) else { continue }
+                request = asked
             case .statusChange where e.reason == "Prompt" && (e.status?.isAuthorized ?? false):
-                request = step.state.lastPromptKind.map { $0 == "WhenInUse" ? .whenInUse : .always }
+                // The authorization prompt that led to it; a temporary full-accuracy prompt asks for none.
+                request = AuthorizationRequest(promptKind: step.state.lastPromptKind)
                     ?? step.state.lastRequest ?? (e.status == .authorizedAlways ? .always : .whenInUse)
             default:
                 continue
@@ -56,8 +77,19 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             let missing = behaviour.missingKeys(for: request, present: app.usageKeys)
             guard !missing.isEmpty else { continue }
             let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!)\"" : "grant of \"\(e.status!.rawValue)\""
-            violations.append(Violation(step, "\(what) although Info.plist lacks \(missing.map { "\"\($0)\"" }.joined(separator: " and "))"))
+            violations.append(Violation(step, "\(what) although \(session.plist!.label) lacks \(missing.map { "\"\($0)\"" }.joined(separator: " and "))"))
         }
         return .evaluated(violations)
+    }
+}
+
+extension AuthorizationRequest {
+    /// The request an authorization prompt asks for; nil for other prompts (temporary full accuracy).
+    init?(promptKind: String?) {
+        switch promptKind {
+        case "WhenInUse": self = .whenInUse
+        case "Always", "AlwaysUpgrade": self = .always
+        default: return nil
+        }
     }
 }

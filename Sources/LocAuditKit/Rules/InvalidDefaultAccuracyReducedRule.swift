@@ -20,14 +20,22 @@ struct InvalidDefaultAccuracyReducedRule: ConfigurationRule {
             RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<true/>"), #"""
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No Info.plist.
+            RuleExample(os: "14.8", unknown: .infoPlist, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
+                """#),
+        ],
+        facts: [.iosVersion, .infoPlist]
     )
 
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
-        guard let facts = app.app else { return .notEvaluable("no Info.plist") }
+        guard let facts = app.app else { return .unknown(.infoPlist) }
         guard let type = facts.defaultAccuracyReducedType, type != "boolean" else { return .evaluated([]) }
         return .evaluated([Violation(timeUS: app.sessions[0].session.startUS,
-            message: "NSLocationDefaultAccuracyReduced is a \"\(type)\" (\"\(facts.defaultAccuracyReduced ?? "")\"), not a Boolean: iOS ignores it",
+            message: "NSLocationDefaultAccuracyReduced of \(app.plistLabel) is a \"\(type)\" (\"\(facts.defaultAccuracyReduced ?? "")\"), not a Boolean: iOS ignores it",
             events: [], infoPlist: true)])
     }
 }

@@ -30,7 +30,15 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No Info.plist: the keys the request needs are unknown.
+            RuleExample(os: "15.8", unknown: .infoPlist, #"""
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
+                """#),
+        ],
+        facts: [.iosVersion, .infoPlist, .appLines]
     )
 
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
@@ -50,8 +58,10 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
                                              message: "iOS refused a request for lack of a usage description",
                                              events: refusals)])
             }
-            return requests.isEmpty ? .evaluated([]) : .notEvaluable("no Info.plist")
+            return .unknown(.infoPlist)
         }
+        // The app's requests are its own lines.
+        guard app.hasAppLines else { return .unknown(.appLines) }
         var violations: [Violation] = []
         for request in [AuthorizationRequest.whenInUse, .always] {
             guard let ids = requests[request] else { continue }
@@ -60,7 +70,7 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
             let call = request == .always ? "requestAlwaysAuthorization" : "requestWhenInUseAuthorization"
             let time = steps.first { $0.event.id == ids[0] }!.event.timeUS
             violations.append(Violation(timeUS: time,
-                message: "\(call) on iOS \(app.version.major) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and ")), absent from Info.plist",
+                message: "\(call) on iOS \(app.version.major) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and ")), absent from \(app.plistLabel)",
                 events: ids + refusals, infoPlist: true))
         }
         return .evaluated(violations)

@@ -30,24 +30,32 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
                 Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
                 Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No limitsPrecision or accuracy line: the accuracy authorization is unknown.
+            RuleExample(os: "14.8", plist: .complete, unknown: .accuracy, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                """#),
+        ],
+        facts: [.iosVersion, .appLines, .accuracy, .locationAccuracy]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard session.hasAppLines else { return .unknown(.appLines) }
         var violations: [Violation] = []
-        var judged = 0, hidden = 0, unknownAccuracy = 0
+        var unknown = FirstUnknown()
         for step in session.deliveries {
             let state = step.state
-            guard let authorization = state.accuracy else { unknownAccuracy += 1; continue }
-            guard authorization == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { judged += 1; continue }
-            guard let accuracy = step.event.horizontalAccuracy else { hidden += 1; continue }
-            judged += 1
+            guard let authorization = state.accuracy else { unknown.note(.accuracy); continue }
+            guard authorization == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { continue }
+            guard let accuracy = step.event.horizontalAccuracy else { unknown.note(.locationAccuracy); continue }
             if accuracy < settings.reducedAccuracyFloor {
                 violations.append(Violation(step, "location with horizontal accuracy \"\(metres(accuracy))\" while accuracy is reduced (floor \(metres(settings.reducedAccuracyFloor)))"))
             }
         }
-        if judged == 0, hidden > 0 { return .notEvaluable("<private> locations without accuracy") }
-        if judged == 0, unknownAccuracy > 0 { return .notEvaluable("accuracy authorization unknown (no limitsPrecision or accuracy line)") }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

@@ -39,25 +39,37 @@ struct RelaunchWithoutAlwaysRule: SessionRule {
                 Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"#Launch client for location event", "bundleId":"com.example.app", "service":"SignificantLocationChange"}
                 Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":502, "bundleId":"com.example.app"}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No earlier line says the status the relaunch happened under.
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .status, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent background
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"#Launch client for location event", "bundleId":"com.example.app", "service":"SignificantLocationChange"}
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":500}}
+                """#),
+        ],
+        facts: [.iosVersion, .appLines, .status, .services]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        // A session that is no relaunch and shows nothing of the app's location use tells nothing.
+        guard session.hasAppLines || session.session.relaunched else { return .unknown(.appLines) }
         var violations: [Violation] = []
-        var unknown = 0
+        var unknown = FirstUnknown()
         for step in session.steps where step.event.kind == .relaunch {
-            guard let service = step.event.service else { unknown += 1; continue }
+            guard let service = step.event.service else { unknown.note(.services); continue }
             if !service.relaunchesApp {
                 violations.append(Violation(step, "relaunched for \"\(service.rawValue)\", a service that never relaunches apps"))
-            } else if let status = step.state.status {
-                if status != .authorizedAlways {
-                    violations.append(Violation(step, "relaunched for \"\(service.rawValue)\" while the status is \"\(status.rawValue)\""))
+            } else if let always = step.state.status(is: { $0 == .authorizedAlways }) {
+                if !always {
+                    let status = step.state.status?.rawValue ?? "authorizedWhenInUse\" or \"notDetermined"
+                    violations.append(Violation(step, "relaunched for \"\(service.rawValue)\" while the status is \"\(status)\""))
                 }
             } else {
-                unknown += 1
+                unknown.note(.status)
             }
         }
-        if violations.isEmpty, unknown > 0 { return .notEvaluable("no status known before the relaunch") }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

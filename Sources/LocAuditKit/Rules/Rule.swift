@@ -41,6 +41,11 @@ public struct RuleDescription: Sendable {
     public var rationale: String
     public var triggeringExamples: [RuleExample]
     public var nonTriggeringExamples: [RuleExample]
+    /// Logs where a fact the rule reads is unknown: not evaluable, never a pass. Each names its `unknown` fact.
+    public var notEvaluableExamples: [RuleExample] = []
+    /// The facts the rule reads besides the lines it flags (rules-model.md "Evidence"): when
+    /// one is unknown where the rule needs it, the session (or app) is not evaluable.
+    public var facts: [Fact] = []
 
     /// `iOS 13+` or `all`.
     public var versionRange: String { firstVersion.map { "iOS \($0)+" } ?? "all" }
@@ -53,14 +58,17 @@ public struct RuleExample: Sendable {
     /// `ProductVersion` of the device; nil for an unknown version.
     public var os: String?
     public var plist: ExamplePlist?
+    /// For a not-evaluable example: the fact it leaves unknown.
+    public var unknown: Fact?
     /// idevicesyslog lines.
     public var log: String
     public var file: String
     public var line: Int
 
-    public init(os: String?, plist: ExamplePlist? = nil, _ log: String, file: String = #filePath, line: Int = #line) {
+    public init(os: String?, plist: ExamplePlist? = nil, unknown: Fact? = nil, _ log: String, file: String = #filePath, line: Int = #line) {
         self.os = os
         self.plist = plist
+        self.unknown = unknown
         self.log = log
         self.file = file
         self.line = line
@@ -114,6 +122,93 @@ public struct ExamplePlist: Sendable {
     }
 }
 
+/// A fact a rule reads, and how the audit knows it (rules-model.md "Evidence: what the
+/// audit may assume"): observed (a line says it), implied by the model, or unknown. Unknown
+/// is never replaced by a default: a rule that needs an unknown fact is not evaluable, and
+/// `unknown` is the reason the coverage gives.
+public enum Fact: String, CaseIterable, Sendable {
+    case iosVersion = "iOS version"
+    case infoPlist = "Info.plist"
+    case appLines = "the app's CoreLocation lines"
+    case appState = "app state"
+    case status = "authorization status"
+    case allowOnce = "Allow Once"
+    case provisionalAlways = "provisional Always"
+    case promptHistory = "earlier prompts"
+    case authorizationLines = "prompt and authorization lines"
+    case accuracy = "accuracy authorization"
+    case locationAccuracy = "a delivery's accuracy"
+    case services = "running services"
+    case backgroundFlag = "background flag"
+    case indicatorFlag = "indicator flag"
+    case indicatorLines = "indicator lines"
+    case blueBar = "blue bar"
+    case paused = "automatic pause"
+
+    public var name: String { rawValue }
+
+    /// The lines that say it.
+    public var observed: String {
+        switch self {
+        case .iosVersion: return "the device facts (--os, --device-info, the ideviceinfo sidecar)"
+        case .infoPlist: return "an ingested Info.plist: the one in force when the session ran"
+        case .appLines: return "lines the app logs itself: callbacks, deliveries, calls, flags"
+        case .appState: return "RunningBoard's app-state lines; a launch line (background for `with intent background`, a dasd activation, a relaunch for a location event)"
+        case .status: return "a callback, a status change, a prompt answer"
+        case .allowOnce: return "a prompt answer (AllowOnce, WhenInUse), a status change's temporary flag"
+        case .provisionalAlways: return "a status change's provisional flag, a prompt answer"
+        case .promptHistory: return "the prompts since the app was last notDetermined"
+        case .authorizationLines: return "locationd's prompt, answer, status-change or accuracy-change lines on the device (any app, any time)"
+        case .accuracy: return "a callback's limitsPrecision, an accuracy change"
+        case .locationAccuracy: return "the delivery's horizontalAccuracy"
+        case .services: return "start and stop calls, a relaunch's service"
+        case .backgroundFlag: return "the app's state-transition line for allowsBackgroundLocationUpdates"
+        case .indicatorFlag: return "the app's state-transition line for showsBackgroundLocationIndicator"
+        case .indicatorLines: return "indicator lines on the device (any app, any time)"
+        case .blueBar: return "indicator lines"
+        case .paused: return "pause and resume callbacks"
+        }
+    }
+
+    /// What the model implies without a line saying it; nil when nothing.
+    public var implied: String? {
+        switch self {
+        case .status: return "notDetermined after an uninstall, or an install with no earlier line of the app on the device; what an earlier session of the app on the device learned"
+        case .allowOnce, .provisionalAlways: return "none before iOS 13"
+        case .promptHistory: return "none after an install, an uninstall, a notDetermined status or the app's first prompt"
+        case .services: return "none at launch"
+        case .backgroundFlag: return "NO (iOS 9+) in a session whose launch line and the app's own CoreLocation lines are in the log; YES before iOS 9"
+        case .indicatorFlag: return "NO in a session whose launch line and the app's own CoreLocation lines are in the log"
+        case .blueBar: return "hidden at launch and after termination, on a device whose logs carry indicator lines"
+        case .paused: return "not paused at launch and after startUpdatingLocation"
+        default: return nil
+        }
+    }
+
+    /// Why it is unknown: the coverage's "not evaluable" reason.
+    public var unknown: String {
+        switch self {
+        case .iosVersion: return "unknown iOS version"
+        case .infoPlist: return "no Info.plist"
+        case .appLines: return "no CoreLocation line of the app (its callbacks, calls and deliveries are not in the log)"
+        case .appState: return "app state unknown (no app-state or launch line)"
+        case .status: return "authorization status unknown (no callback, status change, prompt answer or install of the app on the device before it)"
+        case .allowOnce: return "Allow Once unknown (the grant the app held before the session is unknown: no prompt answer or status change said it)"
+        case .provisionalAlways: return "provisional Always unknown (a callback said Always; no status change said which)"
+        case .promptHistory: return "earlier prompts unknown (the app was not seen notDetermined on the device before it)"
+        case .authorizationLines: return "prompts and grants unknown (the device's logs carry no prompt or authorization-change line)"
+        case .accuracy: return "accuracy authorization unknown (no limitsPrecision or accuracy line)"
+        case .locationAccuracy: return "<private> locations without accuracy"
+        case .services: return "delivering service unknown (no launch or start line: a service may run from before the log)"
+        case .backgroundFlag: return "background flag unknown (no line sets it, and the session's launch line or the app's CoreLocation lines are not in the log)"
+        case .indicatorFlag: return "indicator flag unknown (no line sets it, and the session's launch line or the app's CoreLocation lines are not in the log)"
+        case .indicatorLines: return "blue bar unknown (the device's logs carry no indicator line)"
+        case .blueBar: return "blue bar unknown (no launch or indicator line before the delivery)"
+        case .paused: return "automatic pause unknown (no launch, start or resume line before the delivery)"
+        }
+    }
+}
+
 /// One thing a rule saw go wrong, with the events that show it.
 public struct Violation: Sendable {
     public var timeUS: Int64
@@ -141,6 +236,16 @@ public enum RuleCheck: Sendable {
     case notEvaluable(String)
     /// Evaluated: no violation is a pass.
     case evaluated([Violation])
+
+    /// Not evaluable for want of `fact`.
+    static func unknown(_ fact: Fact) -> RuleCheck { .notEvaluable(fact.unknown) }
+
+    /// The violations; when there are none, the first fact found unknown makes the check not
+    /// evaluable (a violation shown is a finding whatever else is unknown).
+    static func judged(_ violations: [Violation], unknown: Fact?) -> RuleCheck {
+        if violations.isEmpty, let unknown { return .unknown(unknown) }
+        return .evaluated(violations)
+    }
 }
 
 /// Tunables of the rules.
@@ -165,13 +270,21 @@ public protocol ConfigurationRule: Rule {
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck
 }
 
-/// An app as seen on one major iOS version: its Info.plist and its sessions there.
+/// An app as seen on one major iOS version with one Info.plist: the plist and the sessions
+/// it was in force for there. Configuration rules judge the one of the app's latest session.
 public struct AppOnVersion: Sendable {
     public var bundleId: String
     public var version: IOSVersion
-    public var app: AppFacts?
+    public var plist: AppVersion?
     public var sessions: [ReplayedSession]
+    public var app: AppFacts? { plist?.facts }
     public var behaviour: IOSBehaviour { IOSBehaviour.of(version) }
+    /// How messages name the Info.plist.
+    public var plistLabel: String { plist?.label ?? "Info.plist" }
+    /// When its latest session started.
+    var latestStartUS: Int64 { sessions.map(\.session.startUS).max() ?? .min }
+    /// Whether the app's own CoreLocation lines are in any of its sessions.
+    public var hasAppLines: Bool { sessions.contains(where: \.hasAppLines) }
 
     /// Every step of every session, in time order.
     public var steps: FlattenSequence<LazyMapSequence<[ReplayedSession], [ReplayStep]>> { sessions.lazy.map(\.steps).joined() }
@@ -190,9 +303,37 @@ func metres(_ value: Double?) -> String {
 
 extension ReplayStep {
     /// The service a delivery comes from: standard updates when they run, else the
-    /// relaunching service that is running.
-    var deliveringService: LocationService {
+    /// relaunching service that is running, else standard; nil when a service may run from
+    /// before the log (no launch or start line in the session yet).
+    var deliveringService: LocationService? {
         if state.services.contains(.standard) { return .standard }
+        guard state.servicesKnown else { return nil }
         return state.services.first(where: \.relaunchesApp) ?? .standard
     }
+}
+
+/// The conditions one step must meet to be a violation, each known or not: a known false one
+/// clears the step, else an unknown one leaves it unknown (the first is named), else it is one.
+struct Conditions {
+    private(set) var excluded = false
+    private var missing: Fact?
+
+    /// A condition the violation needs; nil while `fact` is unknown.
+    mutating func require(_ value: Bool?, _ fact: Fact) {
+        switch value {
+        case false?: excluded = true
+        case nil: if missing == nil { missing = fact }
+        case true?: break
+        }
+    }
+
+    var violates: Bool { !excluded && missing == nil }
+    /// The fact that leaves the step undecided; nil when it is decided.
+    var unknown: Fact? { excluded ? nil : missing }
+}
+
+/// The first fact a rule found unknown on a session, kept across its steps.
+struct FirstUnknown {
+    private(set) var fact: Fact?
+    mutating func note(_ fact: Fact?) { if self.fact == nil { self.fact = fact } }
 }

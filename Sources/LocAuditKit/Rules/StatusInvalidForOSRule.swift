@@ -39,13 +39,24 @@ struct StatusInvalidForOSRule: SessionRule {
                 Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
                 Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Reduced", "temporary":0}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // Neither the app nor locationd logs a status, prompt or accuracy line here.
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .appLines, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
+                """#),
+        ],
+        facts: [.iosVersion, .appLines]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
         guard let version = session.version, let behaviour = session.behaviour else {
-            return .notEvaluable("unknown iOS version")
+            return .unknown(.iosVersion)
         }
+        // Statuses, prompts and accuracy show in the app's lines and in locationd's.
+        guard session.hasAppLines || session.initial.deviceLogs.authorization else { return .unknown(.appLines) }
         var violations: [Violation] = []
         for step in session.steps {
             if let what = step.invalidFeature(behaviour) {

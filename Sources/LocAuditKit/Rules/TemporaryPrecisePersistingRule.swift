@@ -41,24 +41,51 @@ struct TemporaryPrecisePersistingRule: SessionRule {
                 Nov 20 10:00:01 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
                 Nov 20 10:00:02 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":3000}}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // The device's logs carry no accuracy-change line: a temporary grant would not be in them.
+            RuleExample(os: "14.8", plist: .complete, unknown: .authorizationLines, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":0}
+                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                Nov 20 09:00:09 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 10:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":502, "bundleId":"com.example.app"}
+                Nov 20 10:00:01 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":0}
+                Nov 20 10:00:02 iPhone App[502] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
+                """#),
+        ],
+        facts: [.iosVersion, .appLines, .authorizationLines, .accuracy, .locationAccuracy]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard session.hasAppLines else { return .unknown(.appLines) }
+        // A temporary grant is known only from accuracy-change lines; what the app held
+        // before the session only from an earlier line.
+        guard session.initial.deviceLogs.authorization else { return .unknown(.authorizationLines) }
+        let known = session.initial.permanentAccuracy != nil || session.initial.temporaryPreciseLapsed
         var violations: [Violation] = []
-        var hidden = 0
-        for step in session.steps where step.state.temporaryPreciseLapsed && !step.state.terminated {
+        var unknown = FirstUnknown()
+        for step in session.steps where !step.state.terminated {
             let e = step.event
-            if e.kind == .authorization, e.accuracy == .full {
+            let full = e.kind == .authorization && e.accuracy == .full
+            let precise = e.isDelivery && e.horizontalAccuracy.map { $0 < settings.reducedAccuracyFloor } != false
+            guard full || precise else { continue }
+            guard step.state.temporaryPreciseLapsed else {
+                // No grant seen lapsing: none lapsed, unless the accuracy before the session is unknown
+                // and no line of the session has said it yet.
+                if !known, step.state.permanentAccuracy == nil, !step.state.temporaryFullAccuracy { unknown.note(.accuracy) }
+                continue
+            }
+            if full {
                 violations.append(Violation(step, "accuracy still \"full\" after relaunch with no new temporary grant"))
-            } else if e.isDelivery {
-                guard let accuracy = e.horizontalAccuracy else { hidden += 1; continue }
-                if accuracy < settings.reducedAccuracyFloor {
-                    violations.append(Violation(step, "precise location (\(metres(accuracy))) after relaunch with no new temporary grant"))
-                }
+            } else if let accuracy = e.horizontalAccuracy {
+                violations.append(Violation(step, "precise location (\(metres(accuracy))) after relaunch with no new temporary grant"))
+            } else {
+                unknown.note(.locationAccuracy)
             }
         }
-        if violations.isEmpty, hidden > 0 { return .notEvaluable("<private> locations without accuracy after the grant lapsed") }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

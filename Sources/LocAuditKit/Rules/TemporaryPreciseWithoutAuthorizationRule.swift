@@ -32,12 +32,22 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
                 Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Delivery"}
                 Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
                 """#),
-        ]
+        ],
+        notEvaluableExamples: [
+            // No status before the grant: whether the app was authorized is unknown.
+            RuleExample(os: "14.8", plist: .complete, unknown: .status, #"""
+                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
+                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
+                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
+                """#),
+        ],
+        facts: [.iosVersion, .authorizationLines, .status, .infoPlist]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        guard session.initial.deviceLogs.authorization else { return .unknown(.authorizationLines) }
         var violations: [Violation] = []
-        var undetermined = 0
+        var unknown = FirstUnknown()
         for step in session.steps {
             let e = step.event, state = step.state
             guard e.kind == .accuracyChange, e.accuracy == .full, e.temporary == true else { continue }
@@ -45,14 +55,18 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
                 violations.append(Violation(step, "temporary full accuracy granted while the status is \"\(status.rawValue)\""))
                 continue
             }
-            guard let app = session.app else { undetermined += 1; continue }
-            let key = e.purposeKey ?? state.temporaryPurposeKey
-            if !(app.temporaryPurposeKeys ?? []).contains(key ?? "") {
-                let where_ = app.temporaryPurposeKeys == nil ? "Info.plist has no NSLocationTemporaryUsageDescriptionDictionary" : "absent from NSLocationTemporaryUsageDescriptionDictionary"
-                violations.append(Violation(step, "temporary full accuracy for purpose key \"\(key ?? "")\": \(where_)"))
+            if let app = session.app {
+                let key = e.purposeKey ?? state.temporaryPurposeKey
+                if !(app.temporaryPurposeKeys ?? []).contains(key ?? "") {
+                    let where_ = app.temporaryPurposeKeys == nil
+                        ? "\(session.plist!.label) has no NSLocationTemporaryUsageDescriptionDictionary"
+                        : "absent from NSLocationTemporaryUsageDescriptionDictionary of \(session.plist!.label)"
+                    violations.append(Violation(step, "temporary full accuracy for purpose key \"\(key ?? "")\": \(where_)"))
+                    continue
+                }
             }
+            unknown.note(state.status == nil ? .status : session.app == nil ? .infoPlist : nil)
         }
-        if violations.isEmpty, undetermined > 0 { return .notEvaluable("no Info.plist: purpose keys unknown") }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }

@@ -29,5 +29,16 @@ enum FactsWriter {
             """, arguments: [app.bundleId, app.executable, app.name, app.version, jsonText(app.usageKeys),
                              jsonText(app.backgroundModes), app.temporaryPurposeKeys.map { jsonText($0) },
                              app.defaultAccuracyReduced, app.defaultAccuracyReducedType, path, sha256, Clock.nowISO()])
+        // Every Info.plist of the app stays, in force from its first ingest (`Ingester` moves
+        // that back to the first line of the logs ingested with it).
+        try db.execute(sql: """
+            INSERT INTO app_versions (bundle_id, version, build, executable, name, usage_keys, background_modes,
+                temporary_purpose_keys, default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256,
+                ingested_at, first_seen_us)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (bundle_id, plist_sha256) DO NOTHING
+            """, arguments: [app.bundleId, app.version, app.build, app.executable, app.name, jsonText(app.usageKeys),
+                             jsonText(app.backgroundModes), app.temporaryPurposeKeys.map { jsonText($0) },
+                             app.defaultAccuracyReduced, app.defaultAccuracyReducedType, path, sha256, Clock.nowISO(), Clock.nowUS()])
     }
 }

@@ -214,6 +214,40 @@ enum Schema {
         Migration("v9: terminations keep whether the user killed the app") { db in
             try db.execute(sql: "ALTER TABLE events ADD COLUMN user_kill INTEGER")
         },
+        Migration("v10: every Info.plist of an app is kept, and the audit finds which lines a device's logs carry") { db in
+            // A session is judged by the Info.plist in force when it ran; `apps` keeps the
+            // latest. The partial index finds the devices whose logs carry indicator or
+            // authorization lines without reading every event.
+            try db.execute(sql: """
+                CREATE TABLE app_versions (           -- one row per Info.plist of an app ever ingested
+                    id INTEGER PRIMARY KEY,
+                    bundle_id TEXT NOT NULL,
+                    version TEXT,                     -- CFBundleShortVersionString
+                    build TEXT,                       -- CFBundleVersion
+                    executable TEXT,
+                    name TEXT,
+                    usage_keys TEXT NOT NULL,
+                    background_modes TEXT NOT NULL,
+                    temporary_purpose_keys TEXT,
+                    default_accuracy_reduced TEXT,
+                    default_accuracy_reduced_type TEXT,
+                    plist_path TEXT NOT NULL,
+                    plist_sha256 TEXT NOT NULL,
+                    ingested_at TEXT NOT NULL,        -- first ingest
+                    first_seen_us INTEGER NOT NULL,   -- in force from: its first ingest, or the first line of the logs ingested with it
+                    first_seen TEXT GENERATED ALWAYS AS (
+                        printf('%s.%06dZ', strftime('%Y-%m-%dT%H:%M:%S', first_seen_us / 1000000, 'unixepoch'), first_seen_us % 1000000)) VIRTUAL,
+                    UNIQUE (bundle_id, plist_sha256)
+                );
+                INSERT INTO app_versions (bundle_id, version, executable, name, usage_keys, background_modes, temporary_purpose_keys,
+                    default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256, ingested_at, first_seen_us)
+                SELECT bundle_id, version, executable, name, usage_keys, background_modes, temporary_purpose_keys,
+                    default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256, ingested_at,
+                    CAST(strftime('%s', ingested_at) AS INTEGER) * 1000000
+                FROM apps;
+                CREATE INDEX events_by_family ON events(device_id, kind) WHERE kind IN ('blue-bar', 'prompt', 'prompt-response', 'status-change', 'accuracy-change');
+                """)
+        },
     ] }
 
     /// What a database holds, before anything is written to it.

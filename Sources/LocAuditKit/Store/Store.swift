@@ -112,9 +112,8 @@ public struct Store: Sendable {
 
 /// When an ingest ran, as stored text.
 enum Clock {
-    static func nowISO() -> String {
-        Timestamps.isoUTC(Int64(Date().timeIntervalSince1970 * 1_000_000))
-    }
+    static func nowISO() -> String { Timestamps.isoUTC(nowUS()) }
+    static func nowUS() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
 }
 
 /// Compact JSON with sorted keys, for the store's JSON columns.

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// One Info.plist of an app as ingested (`app_versions`): its facts, where it came from, and
+/// from when it is in force.
+public struct AppVersion: Sendable, Equatable {
+    public var facts: AppFacts
+    /// The file it was read from (cited as evidence).
+    public var path: String
+    public var sha256: String
+    /// In force from here: when it was first ingested, or the first line of the logs
+    /// ingested with it, whichever is earlier.
+    public var firstSeenUS: Int64
+
+    /// How messages name it: `Info.plist 5.0.1 (501)`, else `Info.plist NAME.plist`.
+    public var label: String {
+        switch (facts.version, facts.build) {
+        case let (version?, build?) where version != build: return "Info.plist \(version) (\(build))"
+        case let (version?, _): return "Info.plist \(version)"
+        case let (nil, build?): return "Info.plist (\(build))"
+        case (nil, nil): return "Info.plist \((path as NSString).lastPathComponent)"
+        }
+    }
+}
+
+/// Every Info.plist of one app, oldest first: a session is judged by the one in force when it started.
+public struct AppVersions: Sendable {
+    public var versions: [AppVersion]
+
+    public init(_ versions: [AppVersion] = []) {
+        self.versions = versions.sorted { ($0.firstSeenUS, $0.sha256) < ($1.firstSeenUS, $1.sha256) }
+    }
+
+    /// The latest first seen at or before `timeUS`; before any, the earliest (the best the
+    /// store knows of the app then). Nil when none was ingested.
+    public func inForce(at timeUS: Int64) -> AppVersion? {
+        versions.last { $0.firstSeenUS <= timeUS } ?? versions.first
+    }
+
+    /// Every app's versions, by bundle id.
+    static func load(_ db: Database) throws -> [String: AppVersions] {
+        var byApp: [String: [AppVersion]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT bundle_id, executable, name, version, build, usage_keys, background_modes, temporary_purpose_keys,
+                   default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256, first_seen_us
+            FROM app_versions
+            """) {
+            func list(_ text: String?) -> [String]? {
+                text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+            }
+            var facts = AppFacts(bundleId: row[0], usageKeys: list(row[5]) ?? [], backgroundModes: list(row[6]) ?? [])
+            facts.executable = row[1]
+            facts.name = row[2]
+            facts.version = row[3]
+            facts.build = row[4]
+            facts.temporaryPurposeKeys = list(row[7])
+            facts.defaultAccuracyReduced = row[8]
+            facts.defaultAccuracyReducedType = row[9]
+            byApp[facts.bundleId, default: []].append(AppVersion(facts: facts, path: row[10], sha256: row[11], firstSeenUS: row[12]))
+        }
+        return byApp.mapValues(AppVersions.init)
+    }
+}
