@@ -166,6 +166,23 @@ import Testing
         #expect(report.verdict == .insufficientEvidence)
     }
 
+    @Test("locationd's subscription lines are the daemon's, not the app's own CoreLocation lines")
+    func daemonSubscriptionIsNoAppLine() throws {
+        let ws = try AuditWorkspace()
+        // The real wording (transistorsoft #1860): locationd says the app subscribed to and
+        // left location updates; the app's own lines are not in the log.
+        let log = LogScript().launch()
+            .system("Client [mobile]com.example.app (0xbccd298c0) is subscribing to notification kCLConnectionMessageLocation")
+            .system("Client [mobile]com.example.app (0xbccd298c0) is unsubscribing to notification kCLConnectionMessageLocation")
+            .terminate()
+        try ws.ingest(log.text, os: "16.3")
+        #expect(try ws.workspace.count("SELECT count(*) FROM events WHERE property = 'locationUpdates'") == 2)
+        let report = try ws.audit()
+        for rule in ["delivery-after-termination", "delivery-without-authorization", "relaunch-without-always"] {
+            #expect(Self.notEvaluable(report, rule).hasPrefix("no CoreLocation line of the app"), "\(rule)")
+        }
+    }
+
     @Test("deliveries of a session whose start is not in the log may come during a pause: not evaluable")
     func pausedUnknown() throws {
         let ws = try AuditWorkspace()

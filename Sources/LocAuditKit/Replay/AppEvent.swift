@@ -87,6 +87,10 @@ public final class AppEvent: Sendable {
         userKill = flag(27)
     }
 
+    /// The `property` locationd's subscription lines set: the app's client subscribed to (1)
+    /// or left (0) location updates (the built-in catalog's `system.location-subscription`).
+    public static let daemonSubscription = "locationUpdates"
+
     /// A location delivered to the app.
     public var isDelivery: Bool { kind == .location }
     /// Whether the call starts (true) or stops (false) a service; nil for other calls.

@@ -28,6 +28,14 @@ enum Replayer {
     /// background-flag crash, a configuration fact).
     static let appLocationKinds = EventKind.loggedByApp.subtracting([.crash])
 
+    /// Whether a line is one of the app's own CoreLocation lines. locationd's "is
+    /// (un)subscribing to notification kCLConnectionMessageLocation" lines are `property`
+    /// events (`locationUpdates`) too, but the daemon's: they show nothing the app's own
+    /// lines would (its callbacks, its flags, its deliveries).
+    static func isAppsOwnLocationLine(_ e: AppEvent) -> Bool {
+        appLocationKinds.contains(e.kind) && !(e.kind == .property && e.property == AppEvent.daemonSubscription)
+    }
+
     static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
                        deviceLogs: DeviceLogs = DeviceLogs()) -> [ReplayedSession] {
         var state = known
@@ -39,7 +47,7 @@ enum Replayer {
             let plist = plists.inForce(at: session.startUS)
             // Install and uninstall lines before the session's first line.
             for event in session.before { state.apply(event, behaviour) }
-            let hasAppLines = session.events.contains { Replayer.appLocationKinds.contains($0.kind) }
+            let hasAppLines = session.events.contains(where: Replayer.isAppsOwnLocationLine)
             state.startSession(capability: plist.map(\.facts.hasLocationCapability), behaviour: behaviour,
                                launched: session.events.first?.isLaunch == true, appLines: hasAppLines)
             let initial = state
