@@ -1,11 +1,16 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// One target a layer, so that an arrow that runs the wrong way does not compile
+// (docs/architecture.md): a target imports only the targets listed as its dependencies.
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+
 let package = Package(
     name: "locaudit",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "locaudit", targets: ["locaudit"]),
+        // Every layer through one import, for programs that use locaudit as a library.
         .library(name: "LocAuditKit", targets: ["LocAuditKit"]),
     ],
     dependencies: [
@@ -21,17 +26,48 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // read -> normalise -> store: everything the commands do, testable in-process.
+        // Bytes in and out at the process's edge: files, gzip, tar, thread hand-offs, report
+        // files written whole, the progress line.
+        .target(name: "LocAuditRead", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        // What iOS promises and what an app did: domain values, the iOS behaviour table,
+        // device and app facts, sessions, the replay, the rules, findings. Pure: no GRDB, no I/O.
+        .target(name: "LocAuditModel"),
+        // Containers, the message catalog, events: a log's bytes to typed events. No SQL.
+        .target(name: "LocAuditNormalise", dependencies: ["LocAuditRead", "LocAuditModel"]),
+        // The SQLite store: schema, migrations, the event writer and every read.
+        // The hot loops (the event writer, the events reader) use SQLite's C API through GRDBSQLite.
         .target(
-            name: "LocAuditKit",
+            name: "LocAuditStore",
             dependencies: [
-                "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "LocAuditNormalise", "LocAuditModel", "LocAuditRead", grdb,
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // One file or a set of files through read -> normalise -> store, wholly or not at all.
+        .target(
+            name: "LocAuditIngest",
+            dependencies: ["LocAuditRead", "LocAuditNormalise", "LocAuditStore", "LocAuditModel", grdb]
+        ),
+        // The audit run (replay, rules, findings, baselines) and the nightly run.
+        .target(
+            name: "LocAuditAudit",
+            dependencies: [
+                "LocAuditIngest", "LocAuditStore", "LocAuditNormalise", "LocAuditModel", "LocAuditRead", grdb,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The command-line layer: maps flags to LocAuditKit calls.
+        // Reporters: text, JSON, Markdown, JUnit, CSV, HTML, the fleet pages.
+        .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditStore", "LocAuditModel", "LocAuditRead"]),
+        // The library product: every layer re-exported.
+        .target(
+            name: "LocAuditKit",
+            dependencies: [
+                "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport",
+            ]
+        ),
+        // The command-line layer: maps flags to library calls.
         .target(
             name: "LocAuditCommands",
             dependencies: [
@@ -43,7 +79,10 @@ let package = Package(
         .executableTarget(name: "locaudit", dependencies: ["LocAuditCommands"]),
         .testTarget(
             name: "LocAuditKitTests",
-            dependencies: ["LocAuditKit", "LocAuditCommands"],
+            dependencies: [
+                "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditKit", "LocAuditCommands", grdb,
+            ],
             // Expected reporter outputs (style.md: reporters are tested against expected files).
             resources: [.copy("Expected")]
         ),

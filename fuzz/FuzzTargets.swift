@@ -1,7 +1,7 @@
 // libFuzzer entry point for the parsers that read untrusted bytes.
 //
 // Not part of the package: scripts/fuzz.sh compiles this file together with the parser
-// sources of LocAuditKit (one module, so nothing internal has to be made public) with
+// sources of LocAuditNormalise and what they use (one module, so nothing internal has to be made public) with
 // `-parse-as-library -sanitize=fuzzer,address`. LOCAUDIT_FUZZ_TARGET picks the parser;
 // the targets and what each calls are in `FuzzTarget`.
 import Foundation

@@ -4,8 +4,9 @@
 #   scripts/fuzz.sh [SECONDS]    runs each target for SECONDS (default 60)
 #   scripts/fuzz.sh --check      exit 0 if the sanitizer runtimes are here, 3 (and why) if not
 #
-# Builds fuzz/FuzzTargets.swift together with the parser sources of LocAuditKit (one
-# module: no package build, no GRDB, no internals made public) with
+# Builds fuzz/FuzzTargets.swift together with the parser sources of LocAuditNormalise and
+# what they use of LocAuditRead and LocAuditModel (one module, their `import LocAudit…` lines
+# dropped: no package build, no GRDB, no internals made public) with
 # `swiftc -parse-as-library -sanitize=fuzzer,address`, into $FUZZ_OUT (default .build-fuzz,
 # git-ignored); rebuilt only when a source changed. The targets (fuzz/FuzzTargets.swift):
 # each container's record parser (idevicesyslog, log-show, log-syslog, log-ndjson,
@@ -44,9 +45,10 @@ SECONDS_EACH=${1:-60}
 [[ $SECONDS_EACH =~ ^[0-9]+$ && $SECONDS_EACH -gt 0 ]] || die "SECONDS must be a positive whole number (got '$SECONDS_EACH')" 2
 
 # ---------------------------------------------------------------- build
-SOURCES=(Sources/LocAuditKit/Normalise/*.swift
-         Sources/LocAuditKit/Read/ByteSearch.swift Sources/LocAuditKit/Read/Handoff.swift Sources/LocAuditKit/Read/Printable.swift Sources/LocAuditKit/Read/TarReader.swift
-         Sources/LocAuditKit/Facts/AppFacts.swift Sources/LocAuditKit/Facts/DeviceFacts.swift Sources/LocAuditKit/Facts/IOSBuild.swift Sources/LocAuditKit/Model/Domain.swift
+SOURCES=(Sources/LocAuditNormalise/*.swift
+         Sources/LocAuditRead/ByteSearch.swift Sources/LocAuditRead/Handoff.swift Sources/LocAuditRead/Printable.swift Sources/LocAuditRead/TarReader.swift
+         Sources/LocAuditModel/Facts/AppFacts.swift Sources/LocAuditModel/Facts/DeviceFacts.swift Sources/LocAuditModel/Facts/IOSBuild.swift
+         Sources/LocAuditModel/Domain/Domain.swift Sources/LocAuditModel/Domain/EventKind.swift Sources/LocAuditModel/Time/Timestamps.swift
          fuzz/FuzzTargets.swift)
 BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"
@@ -54,8 +56,11 @@ STAMP=$(cat "${SOURCES[@]}" "$0" | sha256sum | cut -d' ' -f1)
 if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     echo "fuzz: building $BIN" >&2
     # (ld.gold's "Cannot export local symbol '__asan_...'" warnings are harmless: in the log only.)
-    swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz \
-        -o "$BIN.$$" "${SOURCES[@]}" >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
+    # One module: the layers' `import LocAudit…` lines go, `package` stays (-package-name).
+    rm -rf "$OUT/src" && mkdir -p "$OUT/src"
+    for f in "${SOURCES[@]}"; do sed '/^import LocAudit/d' "$f" >"$OUT/src/$(basename "$f")"; done
+    swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz -package-name locaudit \
+        -o "$BIN.$$" "$OUT"/src/*.swift >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
     mv -f "$BIN.$$" "$BIN"
     echo "$STAMP" >"$OUT/.stamp"
 fi

@@ -1,5 +1,11 @@
 import Foundation
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Writes an idevicesyslog log of one app (`com.example.app`, executable `App`) line by
 /// line, one second apart, so tests read as the story they tell.

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Findings only on evidence (rules-model.md "Evidence: what the audit may assume"): a fact a
 /// log cannot show is unknown, never a default, and a rule that needs it is not evaluable.

@@ -1,7 +1,13 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// A finding keeps its identity when its session gains lines: late data must not make it
 /// new (and the old one resolved).

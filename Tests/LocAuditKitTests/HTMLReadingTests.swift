@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// What a person reading the HTML report needs: devices by name, values the replay models
 /// told from values a line says, evidence in time order. Checked on the page's text and,

@@ -1,7 +1,13 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 extension Tag {
     /// Slow tests that drive a real program outside the package (a browser).

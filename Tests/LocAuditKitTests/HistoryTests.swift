@@ -2,7 +2,13 @@ import Foundation
 import GRDB
 import Logging
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Night after night: what a run calls new, persisting and resolved, and what prune keeps.
 @Suite struct HistoryTests {

@@ -2,7 +2,13 @@ import Foundation
 import GRDB
 import Logging
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Retention, statistics and the fleet summary, on a real run's database.
 @Suite struct MaintenanceTests {

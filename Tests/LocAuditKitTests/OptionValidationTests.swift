@@ -2,7 +2,13 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import LocAuditCommands
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Options that make no sense are usage errors (exit 2 through `LocAudit.runMain`) with a
 /// sentence naming the option, found when the command line is parsed: never a trap, never

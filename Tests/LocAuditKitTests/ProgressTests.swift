@@ -3,7 +3,13 @@ import Foundation
 import Glibc
 #endif
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Runs a real program whose standard error is a pseudo-terminal (standard output a pipe):
 /// what a person at a terminal sees of its progress. With `hangUp`, the terminal goes away

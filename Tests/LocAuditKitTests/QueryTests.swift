@@ -1,7 +1,13 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 @Suite struct QueryTests {
     /// A store with the bundled samples in it.

@@ -1,7 +1,13 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// A store that cannot be used gets one sentence that names it and says what to do, and
 /// exit 6 (3 when there is none), from every command, through the real binary; a file that

@@ -4,7 +4,13 @@ import GRDB
 import FoundationXML
 #endif
 import Testing
-@testable import LocAuditKit
+@testable import LocAuditAudit
+@testable import LocAuditIngest
+@testable import LocAuditModel
+@testable import LocAuditNormalise
+@testable import LocAuditRead
+@testable import LocAuditReport
+@testable import LocAuditStore
 
 /// Times read without a zone: every report says so, and two exports of one device with
 /// different zone knowledge give one truth.

@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import Logging
+import LocAuditIngest
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditStore
+
+/// What `locaudit run` is asked to do.
+public struct RunOptions: Sendable {
+    /// The folder the day's exports land in (read recursively).
+    public var inbox: String
+    public var database: String
+    /// Device facts for logs without a sidecar.
+    public var inventory: Inventory?
+    /// Where ingested (and already ingested) files are moved, keeping their path under the inbox.
+    public var archive: String?
+    public var failOn: Severity = .high
+    public var jobs = IngestOptions.defaultJobs
+    public var catalogFiles: [String] = []
+    /// Seconds to wait for another run's lock before giving up (exit 4).
+    public var lockWait: TimeInterval = 60
+    /// The files are whole (`--complete`): a last line without its newline is read.
+    public var complete = false
+    /// A file modified less than this many seconds ago is still being written: it (with its
+    /// sidecar) is left for the next run (`--settle`; 0 reads everything at once).
+    public var settle: TimeInterval = 60
+    /// The day of the first line of logs with times of day only (`--date`).
+    public var date: CivilDate?
+    /// Draw a progress bar on standard error when it is a terminal (not with `--quiet`).
+    public var progress = false
+
+    public init(inbox: String, database: String) {
+        self.inbox = inbox
+        self.database = database
+    }
+}
+
+/// The outcome of one nightly run.
+public struct RunReport: Sendable {
+    public var inbox: String
+    public var ingest: IngestReport
+    /// The audit of what the new data touches; nil when nothing new was stored (or it mentions no app).
+    public var audit: AuditReport?
+    /// The devices and apps audited (nil: every one).
+    public var devices: Set<String>?
+    public var apps: Set<String>?
+    /// Newly ingested logs whose device or iOS version stayed unknown.
+    public var unknownFacts: [FileReport]
+    /// Files left for the next run, untouched: they (or their sidecar) changed less than
+    /// `settle` seconds before the run looked.
+    public var settling: [String] = []
+    /// The run's `--settle` seconds.
+    public var settle: TimeInterval = 0
+    /// New logs that ended inside a line: the rest is stored, the file stays in the inbox.
+    public var heldBack: [FileReport] { newLogs.filter { $0.heldBackFrom != nil } }
+    /// Files moved to the archive (inbox path -> archive path).
+    public var archived: [(from: String, to: String)] = []
+    /// Files that could not be moved, and why (they stay in the inbox).
+    public var notArchived: [(path: String, why: String)] = []
+
+    public var newFiles: [FileReport] { ingest.files.filter { $0.outcome == .ingested } }
+    /// New logs (not Info.plists, not ideviceinfo files).
+    public var newLogs: [FileReport] { newFiles.filter(\.isLog) }
+    public var failedFiles: [FileReport] { ingest.files.filter { $0.outcome == .failed } }
+    public var nothingNew: Bool { newFiles.isEmpty && failedFiles.isEmpty }
+
+    /// 5 when a file failed (the others were stored, audited and reported), else the audit's
+    /// code (0, 1, 3); 0 when there was nothing new.
+    public var exitCode: Int32 {
+        if !failedFiles.isEmpty { return 5 }
+        return audit?.exitCode ?? 0
+    }
+}
+
+extension RunReport {
+    /// Seconds as people write them: 60, 0.5.
+    package static func seconds(_ value: TimeInterval) -> String { String(format: "%g", value) }
+}
+
+extension FileReport {
+    /// A log (its events stored), not an Info.plist or an ideviceinfo file.
+    var isLog: Bool { app == nil && container != Container.deviceInfo.rawValue }
+}
+
+/// `locaudit run`: ingest what is new in the inbox, audit what it touches, archive it.
+public struct NightlyRun {
+    let options: RunOptions
+    let log: Logger
+
+    public init(options: RunOptions, logger: Logger) {
+        self.options = options
+        self.log = logger
+    }
+
+    /// Runs under the database's lock. Reports are written by the caller from the result.
+    public func run() throws -> RunReport {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: options.inbox, isDirectory: &isDir), isDir.boolValue else {
+            throw RunError.inboxMissing(options.inbox)
+        }
+        // The store first: one that cannot be used is a store error (exit 6), not a lock error.
+        let store = try Store(path: options.database)
+        let lock = try RunLock(database: options.database, wait: options.lockWait) { holder in
+            log.notice("waiting up to \(Int(options.lockWait)) s for another locaudit run\(holder.map { " (pid \($0))" } ?? "") to finish")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        log.debug("locked \(lock.path)")
+
+        // New events get ids above this one: the scope query reads only them.
+        let lastEventBefore = try store.connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM events") } ?? 0
+        let (ready, settling) = try settled(Ingester.expand([options.inbox]))
+        for path in settling {
+            log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
+        }
+        var ingestOptions = IngestOptions(paths: ready)
+        ingestOptions.inventory = options.inventory
+        ingestOptions.jobs = options.jobs
+        ingestOptions.catalogFiles = options.catalogFiles
+        ingestOptions.complete = options.complete
+        ingestOptions.parse.date = options.date
+        ingestOptions.quiet = !options.progress
+        let ingest = try Ingester(store: store, options: ingestOptions).run { file in
+            switch file.outcome {
+            case .ingested:
+                log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
+                if let line = file.heldBackFrom {
+                    log.notice("\(file.path) ends inside line \(line): held back from there, the file stays in the inbox")
+                }
+            case .alreadyIngested: log.debug("already ingested \(file.path)")
+            case .failed: log.error("FAILED \(file.path): \(file.error ?? "unknown error")")
+            }
+        }
+        let new = ingest.files.filter { $0.outcome == .ingested }
+        let unknown = new.filter { $0.isLog && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
+        var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown, settling: settling, settle: options.settle)
+        for file in unknown {
+            log.warning("\(file.path): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
+        }
+
+        if new.isEmpty {
+            log.notice(report.failedFiles.isEmpty
+                ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
+                : "nothing new stored from \(options.inbox); \(report.failedFiles.count) files failed")
+        } else {
+            (report.devices, report.apps) = try scope(of: new, eventsAfter: lastEventBefore, in: store)
+            if let apps = report.apps, apps.isEmpty {
+                log.notice("the \(new.count) new files mention no app; nothing to audit")
+            } else {
+                var audit = AuditOptions()
+                audit.devices = report.devices
+                audit.bundleIds = report.apps
+                audit.failOn = options.failOn
+                log.info("auditing \(report.devices.map { "\($0.count) devices" } ?? "every device"), \(report.apps.map { "\($0.count) apps" } ?? "every app")")
+                report.audit = try Auditor(databasePath: options.database, options: audit).run(progress: ProgressBar(quiet: !options.progress))
+            }
+        }
+        if let archive = options.archive { self.archive(into: archive, &report) }
+        return report
+    }
+
+    /// The inbox's files split into those to read now and those still being written: a
+    /// file whose modification time is less than `settle` seconds old (every write moves it;
+    /// a copy that sets it back, like `cp -p`, does so once the file is whole). A log and its
+    /// sidecar wait together, whichever of the two is changing; a sidecar is never listed on
+    /// its own (the ingest reads it with its log).
+    func settled(_ files: [String]) -> (ready: [String], settling: [String]) {
+        guard options.settle > 0 else { return (files, []) }
+        let now = Date()
+        func changing(_ path: String) -> Bool {
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return false }
+            return now.timeIntervalSince(modified) < options.settle
+        }
+        let sidecars = Set(files.compactMap(Ingester.sidecar(of:)))
+        var ready: [String] = [], settling: [String] = []
+        for path in files where !sidecars.contains(path) {
+            if changing(path) || Ingester.sidecar(of: path).map(changing) == true { settling.append(path) } else { ready.append(path) }
+        }
+        return (ready, settling)
+    }
+
+    /// The devices and apps new files touch: the devices of new logs and the apps of their
+    /// events; a new Info.plist touches its app on every device.
+    func scope(of new: [FileReport], eventsAfter lastEventBefore: Int64, in store: Store) throws -> (devices: Set<String>?, apps: Set<String>) {
+        let plistApps = Set(new.compactMap(\.app))
+        let logs = new.filter(\.isLog)
+        let sourceIds = logs.compactMap(\.sourceId)
+        var apps = plistApps
+        if !sourceIds.isEmpty {
+            apps.formUnion(try store.connect(readOnly: true).read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT DISTINCT bundle_id FROM events
+                    WHERE id > ? AND bundle_id IS NOT NULL AND source_id IN (SELECT value FROM json_each(?))
+                    """, arguments: [lastEventBefore, jsonText(sourceIds)])
+            })
+        }
+        let devices: Set<String>? = plistApps.isEmpty ? Set(logs.compactMap(\.device)) : nil
+        return (devices, apps)
+    }
+
+    /// Moves every file that is in the store (new or already there), with its sidecar, to the
+    /// archive under the same relative path. A failed file stays where it is, and so does a
+    /// file that ended inside a line (a copy that may yet be completed in place).
+    func archive(into archive: String, _ report: inout RunReport) {
+        let fm = FileManager.default
+        let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
+        let stored = report.ingest.files.filter { $0.outcome != .failed && $0.heldBackFrom == nil }.map(\.path)
+        let sidecars = stored.compactMap(Ingester.sidecar(of:))
+        var moved = Set<String>()
+        for path in stored + sidecars {
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            guard absolute.hasPrefix(inbox + "/"), moved.insert(absolute).inserted else { continue }
+            let target = URL(fileURLWithPath: archive).appendingPathComponent(String(absolute.dropFirst(inbox.count + 1)))
+            do {
+                guard !fm.fileExists(atPath: target.path) else {
+                    throw IngestError(description: "\(target.path) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
+                }
+                try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try fm.moveItem(atPath: path, toPath: target.path)
+                report.archived.append((path, target.path))
+                log.debug("archived \(path) -> \(target.path)")
+            } catch {
+                report.notArchived.append((path, "\(error)"))
+                log.warning("not archived \(path): \(error)")
+            }
+        }
+    }
+}

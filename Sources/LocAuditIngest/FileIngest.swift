@@ -1,0 +1,261 @@
+import Foundation
+import GRDB
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditStore
+
+/// Ingests one file: the already-ingested check, the reading and parsing threads,
+/// and the event writer's single transaction.
+struct FileIngest {
+    let ingester: Ingester
+    let path: String
+    let db: DatabaseQueue
+    let bar: ProgressBar
+    /// Bytes of events held in memory before taking the write lock (0: take it at once).
+    let eventBudget: Int
+
+    static let headBytes = 64 * 1024
+    static let maxFactsBytes = 16 << 20
+
+    func run(started: Date) throws -> FileReport {
+        var size: Int64 = 0
+        var fileDate: Date? = nil
+        if path != "-" {
+            let attributes: [FileAttributeKey: Any]
+            do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+                throw IngestError(description: "cannot open: no such file or not readable. Check the path.")
+            }
+            size = (attributes[.size] as? Int64) ?? 0
+            fileDate = attributes[.modificationDate] as? Date
+            if let first = try alreadyIngested(size: size) {
+                var report = FileReport(path: path, outcome: .alreadyIngested, seconds: Date().timeIntervalSince(started))
+                report.sameAs = first
+                return report
+            }
+        }
+        // Three threads: this one writes; one reads, hashes and inflates; one parses.
+        let stream = try ByteStream(path: path)
+        let chunks = Handoff<ByteChunk>.producing("locaudit-read", capacity: 4) { out in
+            while let chunk = try stream.next() { try out.put(chunk) }
+        }
+        defer { chunks.cancelAndWait() }
+
+        // The first blocks decide the container.
+        var held: [ByteChunk] = []
+        var head: [UInt8] = []
+        while head.count < FileIngest.headBytes, let chunk = try chunks.take() {
+            held.append(chunk)
+            head += chunk.bytes.prefix(FileIngest.headBytes - head.count)
+        }
+        guard let container = ingester.options.format ?? Container.detect(head) else {
+            throw IngestError(description: head.isEmpty
+                ? "the file is empty; nothing to ingest."
+                : "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --format (\(FileIngest.formats)).")
+        }
+
+        var parseOptions = ingester.options.parse
+        // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
+        parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
+        // Times of day alone: the first line is on --date, else on the day the name gives
+        // (else the modification time decides, see DayClock).
+        if container == .console, parseOptions.date == nil {
+            parseOptions.date = FileIngest.civilDateInName(path)
+            parseOptions.fileDate = ingester.options.parse.fileDate ?? fileDate
+        }
+        var device = ingester.deviceFacts(for: path)
+        // A sysdiagnose names the iOS build it was taken on.
+        var buildVersion: (build: String, version: String, exact: Bool)? = nil
+        if container == .sysdiagnose, device.osVersion == nil, let build = IOSBuild.build(inName: path),
+           let version = IOSBuild.version(build: build) {
+            device.osVersion = version.version
+            buildVersion = (build, version.version, version.exact)
+        }
+        // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
+        parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
+        let parsedCounts = CountsBox()
+        var appId: String? = nil
+        let (outcome, writtenDevice): (CommitOutcome, DeviceFacts) = try db.inDatabase { db in
+            let writer = try EventWriter(db: db, device: device, budgetBytes: eventBudget)
+            do {
+                var factsBytes: [UInt8] = []
+                if container.isLog {
+                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, head, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
+                        let batches = ParsedBatches(out)
+                        let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
+                        for chunk in held {
+                            try parser.consume(chunk.bytes)
+                            bar.update(path: path, offset: chunk.fileOffset)
+                        }
+                        while let chunk = try chunks.take() {
+                            try parser.consume(chunk.bytes)
+                            bar.update(path: path, offset: chunk.fileOffset)
+                        }
+                        try parser.finish(complete: complete || stream.endedWithTrailer)
+                        if let error = FileIngest.unread(parser, forced: forced, head: head) { throw error }
+                        try batches.flush()
+                        parsedCounts.value = parser.counts
+                        parsedCounts.members = parser.membersRead
+                    }
+                    defer { parsed.cancelAndWait() }
+                    while let batch = try parsed.take() {
+                        for item in batch { try writer.take(item) }
+                    }
+                } else {
+                    for chunk in held { factsBytes += chunk.bytes }
+                    while let chunk = try chunks.take() {
+                        factsBytes += chunk.bytes
+                        guard factsBytes.count <= FileIngest.maxFactsBytes else {
+                            throw IngestError(description: "too large for a \(container.rawValue) file (over 16 MB). Check that this is the right file.")
+                        }
+                    }
+                }
+                switch container {
+                case .infoPlist:
+                    appId = try AppFacts.read(Data(factsBytes)).bundleId
+                case .deviceInfo:
+                    writer.device = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))
+                    guard writer.device.id != nil else {
+                        throw IngestError(description: "ideviceinfo output without UniqueDeviceID or DeviceName; run `ideviceinfo` again with the device connected.")
+                    }
+                default:
+                    break
+                }
+                let counts = parsedCounts.value
+                let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
+                                        contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
+                                        contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
+                                        device: device, counts: counts)
+                let outcome = try writer.commit(facts) { db in
+                    if container == .infoPlist {
+                        try FactsWriter.upsertApp(try AppFacts.read(Data(factsBytes)), path: path, sha256: facts.contentSHA256, in: db)
+                        try BundleLinker.linkAll(in: db)
+                    }
+                }
+                return (outcome, writer.device)
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
+
+        let seconds = Date().timeIntervalSince(started)
+        switch outcome {
+        case .alreadyIngested(let first):
+            var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
+            report.sameAs = first
+            return report
+        case .stored(let sourceId, let events, let duplicates, let counts, let zone):
+            var report = FileReport(path: path, outcome: .ingested, seconds: seconds)
+            report.sourceId = sourceId
+            report.container = container.rawValue
+            report.app = appId
+            if container != .infoPlist {
+                report.device = writtenDevice.id ?? "unknown"
+                report.iosVersion = writtenDevice.osVersion
+            }
+            if container.isLog {
+                report.firstTime = counts.firstUS.map(Timestamps.isoUTC)
+                report.lastTime = counts.lastUS.map(Timestamps.isoUTC)
+                report.zoneAssumed = counts.zoneAssumed
+                report.linesRead = counts.linesRead
+                report.events = events
+                report.eventsByKind = counts.eventsByKind
+                var skipped = counts.skipped
+                if duplicates > 0 { skipped["duplicate"] = duplicates }
+                report.skipped = skipped
+                report.firstSkippedLine = counts.firstLine.isEmpty ? nil : counts.firstLine
+                report.notes = counts.notes
+                report.heldBackFrom = counts.heldBackFrom
+                if let offset = zone.offset, let from = zone.from {
+                    report.zoneFrom = "\(ZoneReconciler.text(offset: offset)), the offset of \(from)"
+                }
+                report.zoneGivenTo = zone.gaveTo.isEmpty ? nil : zone.gaveTo
+                report.advice = FileIngest.advice(container, members: parsedCounts.members, build: buildVersion)
+            }
+            return report
+        }
+    }
+
+    /// The path this file's bytes were first ingested from, if they were. Only files of
+    /// the same size are hashed, so a new file costs one indexed query.
+    private func alreadyIngested(size: Int64) throws -> String? {
+        let sameSize = try db.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sources WHERE size = ?", arguments: [size]) ?? 0
+        }
+        guard sameSize > 0 else { return nil }
+        let sha = try ByteStream.fileSHA256(path: path)
+        return try db.read { db in
+            try String.fetchOne(db, sql: "SELECT path FROM sources WHERE size = ? AND file_sha256 = ?", arguments: [size, sha])
+        }
+    }
+
+    /// Why a log of which nothing could be read is not recorded: so that the retry, with the
+    /// right `--format` or once the file is whole, is not skipped as already ingested.
+    static func unread(_ parser: RecordParser, forced: Bool, head: [UInt8]) -> IngestError? {
+        let container = parser.container.rawValue
+        if parser.container == .sysdiagnose, parser.membersRead.isEmpty {
+            return IngestError(description: "no part of this archive is one locaudit reads (logs/MobileInstallation/mobile_installation.log.*). \(sysdiagnoseAdvice)")
+        }
+        if parser.recognisesNothing {
+            let record = "no line is \(container.hasPrefix("i") ? "an" : "a") \(container) record (line 1: \"\(firstLine(head))\")"
+            guard forced else {
+                return IngestError(description: "its first lines looked like \(container), but \(record). If it is a device log, name its kind with --format (\(formats)).")
+            }
+            if let detected = Container.detect(head), detected != parser.container {
+                return IngestError(description: "\(record): it is not \(container). Drop --format: the file looks like \(detected.rawValue).")
+            }
+            return IngestError(description: "\(record): it is not \(container). Drop --format, or name another kind (\(formats)).")
+        }
+        if !parser.sawContent, parser.counts.heldBackFrom != nil {
+            return IngestError(description: "no complete line yet: the file ends without a newline (a copy still under way?). Ingest it once it is whole, or with --complete if it is.")
+        }
+        return nil
+    }
+
+    static var formats: String { Container.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// The file's first line (at most 80 bytes), quoted with control bytes escaped.
+    static func firstLine(_ head: [UInt8]) -> String {
+        Printable.quote(Array(head.prefix(while: { $0 != 0x0a }).prefix(80)))
+    }
+
+    /// The last `YYYY-MM-DD` in a file name, as the end of that day (UTC).
+    static func dateInName(_ path: String) -> Date? {
+        guard let date = civilDateInName(path) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(date.days * 86_400 + 86_399))
+    }
+
+    /// The last `YYYY-MM-DD` in a file name that names a real day.
+    static func civilDateInName(_ path: String) -> CivilDate? {
+        let name = (path as NSString).lastPathComponent
+        guard let regex = try? NSRegularExpression(pattern: "(\\d{4})-(\\d{2})-(\\d{2})"),
+              let match = regex.matches(in: name, range: NSRange(name.startIndex..., in: name)).last,
+              let range = Range(match.range, in: name) else { return nil }
+        return CivilDate(String(name[range]))
+    }
+
+    static let sysdiagnoseAdvice = "Its unified log, system_logs.logarchive, must be turned into text on a Mac: `tar -xzf ARCHIVE`, then `log show --archive …/system_logs.logarchive --style ndjson > DEVICE-YYYY-MM-DD.ndjson`, and ingest that."
+
+    /// One or two sentences on what locaudit read of a container that holds more (or less) than it reads.
+    static func advice(_ container: Container, members: [String], build: (build: String, version: String, exact: Bool)?) -> String? {
+        switch container {
+        case .messageOnly:
+            return "Bare messages without time or process (Console's message column alone): no line can be placed in time, so none is an event. Copy whole lines from Console (every column), or export with `log show --style ndjson` on a Mac."
+        case .sysdiagnose:
+            var text = "A sysdiagnose: read its MobileInstallation log\(members.count == 1 ? "" : "s") (\(members.count) member\(members.count == 1 ? "" : "s"), lines numbered through them in archive order). "
+            if let build {
+                text += "iOS \(build.version) from build \(build.build) in its name\(build.exact ? "" : " (approximate: the minor version is read from the build's letter)"). "
+            }
+            return text + sysdiagnoseAdvice
+        default:
+            return nil
+        }
+    }
+
+    /// The parser's counts, handed from its thread once it has finished.
+    final class CountsBox: @unchecked Sendable {
+        var value = ParseCounts()
+        var members: [String] = []
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditStore
+
+/// What `locaudit ingest` is asked to do.
+public struct IngestOptions: Sendable {
+    /// Files, directories (read recursively) or `-` for standard input.
+    public var paths: [String]
+    /// Device facts given on the command line (`--device-info`, `--device`, `--os`); they win over sidecars.
+    public var device: DeviceFacts?
+    /// The fleet's device list (`locaudit run --inventory`): facts for logs without a sidecar.
+    public var inventory: Inventory?
+    /// Info.plist files (`--info-plist`).
+    public var infoPlists: [String] = []
+    public var parse = ParseOptions()
+    /// User catalog files, applied over the built-in catalog.
+    public var catalogFiles: [String] = []
+    /// Forces the container instead of detecting it (`--format`).
+    public var format: Container?
+    /// Files read at once.
+    public var jobs = IngestOptions.defaultJobs
+    /// The files are whole (`--complete`): a last line without its newline is read, not held back.
+    public var complete = false
+
+    /// Half the cores: one file already keeps two busy (reading and inflating, parsing,
+    /// writing overlap), so more files at once only add contention (measured by
+    /// `scripts/bench.sh`: on 2 cores, 4 files with `--jobs 2` took 1.08x the time of `--jobs 1`).
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
+    public var quiet = false
+
+    public init(paths: [String]) { self.paths = paths }
+}
+
+/// Reads files into the store: each one wholly or not at all, each content once.
+public final class Ingester: @unchecked Sendable {
+    let store: Store
+    let options: IngestOptions
+    let catalog: Catalog
+    /// The first error of the store itself: the run stops taking files and throws it.
+    let storeFailure = FirstError()
+
+    public init(store: Store, options: IngestOptions) throws {
+        self.store = store
+        self.options = options
+        self.catalog = try Catalog.load(userFiles: options.catalogFiles)
+    }
+
+    /// Ingests everything and reports on every file, in input order.
+    public func run(progressHandler: ((FileReport) -> Void)? = nil) throws -> IngestReport {
+        let startedUS = Clock.nowUS()
+        var inputs = try Ingester.expand(options.paths)
+        // A sidecar travels with its log: it is read as that log's device facts, not listed on its own.
+        let sidecars = Set(inputs.compactMap(Ingester.sidecar(of:)))
+        inputs.removeAll { sidecars.contains($0) }
+        // Facts first (Info.plists, ideviceinfo files), so that logs find their apps and devices.
+        let facts = options.infoPlists + inputs.filter(Ingester.looksLikeFacts)
+        let logs = inputs.filter { !Ingester.looksLikeFacts($0) }
+        var reports = [FileReport?](repeating: nil, count: facts.count + logs.count)
+        let total = logs.reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int64) ?? 0) }
+        let bar = ProgressBar(totalBytes: total, files: facts.count + logs.count, quiet: options.quiet)
+        let lock = NSLock()
+        func record(_ index: Int, _ report: FileReport) {
+            lock.lock()
+            reports[index] = report
+            bar.fileDone()
+            bar.clear()
+            progressHandler?(report)
+            lock.unlock()
+        }
+        for (i, path) in facts.enumerated() where storeFailure.value == nil {
+            record(i, ingestFile(path, connection: nil, bar: bar, eventBudget: 0))
+        }
+        let next = Counter()
+        let jobs = max(1, min(options.jobs, logs.count))
+        // One file at a time writes its events as it reads them; several at once hold
+        // theirs in memory (up to a budget) so that one's write lock does not stall the others.
+        let eventBudget = jobs == 1 ? 0 : EventWriter.sharedBudgetBytes
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            let connection = try? store.connect()
+            while storeFailure.value == nil, let i = next.take(below: logs.count) {
+                record(facts.count + i, ingestFile(logs[i], connection: connection, bar: bar, eventBudget: eventBudget))
+            }
+        }
+        bar.clear()
+        // The store itself failed (full, read-only, damaged...): no later file could go in either.
+        if let failure = storeFailure.value { throw failure }
+        let files = reports.compactMap { $0 }
+        try datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
+        return IngestReport(database: store.path, files: files)
+    }
+
+    /// An Info.plist handed in with logs is in force from their first line, not from the
+    /// moment it was read: they came together (the night's logs of a new build and its
+    /// Info.plist). One ingested alone is in force from its ingest: earlier logs keep theirs.
+    func datePlists(since startedUS: Int64, logs: [Int64]) throws {
+        guard !logs.isEmpty else { return }
+        do {
+            try store.connect().write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM app_versions WHERE first_seen_us >= ?)",
+                                        arguments: [startedUS]) == true else { return }
+                try db.execute(sql: """
+                    UPDATE app_versions SET first_seen_us = min(first_seen_us, coalesce((
+                        SELECT CAST(strftime('%s', min(first_time)) AS INTEGER) * 1000000 FROM sources
+                        WHERE id IN (SELECT value FROM json_each(?))), first_seen_us))
+                    WHERE first_seen_us >= ?
+                    """, arguments: [jsonText(logs), startedUS])
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: store.path)
+        }
+    }
+
+    /// Files under the given paths, sorted, hidden files and databases left out.
+    package static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDir: ObjCBool = false
+            if path != "-", fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+                let base = URL(fileURLWithPath: path)
+                guard let walker = fm.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                                 options: [.skipsHiddenFiles]) else { continue }
+                var found: [String] = []
+                for case let url as URL in walker {
+                    guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                    let name = url.lastPathComponent
+                    if name.hasSuffix(".sqlite") || name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix(".md") { continue }
+                    found.append(path.hasSuffix("/") ? path + url.path.dropFirst(base.path.count + 1) : path + "/" + url.path.dropFirst(base.path.count + 1))
+                }
+                files += found.sorted()
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    static func looksLikeFacts(_ path: String) -> Bool {
+        path.hasSuffix(".plist") || path.hasSuffix(".ideviceinfo.txt") || (path as NSString).lastPathComponent == "ideviceinfo.txt"
+    }
+
+    /// `DEVICE-2026-11-21.log.gz` -> `DEVICE-2026-11-21.ideviceinfo.txt` beside it.
+    package static func sidecar(of path: String) -> String? {
+        guard path != "-" else { return nil }
+        var stem = (path as NSString).lastPathComponent
+        for ext in [".log", ".ndjson", ".json", ".txt", ".gz", ".syslog"] {
+            if let r = stem.range(of: ext) { stem = String(stem[..<r.lowerBound]) }
+        }
+        // Spelled like the log's path (relative stays relative), so that an input list can leave it out.
+        let candidate = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(stem + ".ideviceinfo.txt")
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
+    }
+
+    /// Device facts for a log: command line, else sidecar, else the inventory row its file name names.
+    func deviceFacts(for path: String) -> DeviceFacts {
+        var facts = options.device ?? DeviceFacts()
+        if let sidecar = Ingester.sidecar(of: path), let text = try? String(contentsOfFile: sidecar, encoding: .utf8) {
+            facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
+        }
+        return facts.filling(from: options.inventory?.device(forLog: path))
+    }
+
+    // MARK: One file
+
+    func ingestFile(_ path: String, connection: DatabaseQueue?, bar: ProgressBar, eventBudget: Int) -> FileReport {
+        let started = Date()
+        do {
+            let db = try connection ?? store.connect()
+            return try FileIngest(ingester: self, path: path, db: db, bar: bar, eventBudget: eventBudget).run(started: started)
+        } catch {
+            if let error = error as? DatabaseError, StoreError.isStoreFailure(error) { storeFailure.set(StoreError(error, path: store.path)) }
+            var report = FileReport(path: path, outcome: .failed, seconds: Date().timeIntervalSince(started))
+            report.error = describe(error)
+            return report
+        }
+    }
+
+    func describe(_ error: Error) -> String {
+        switch error {
+        case let e as ReadError: return "\(e.description) Nothing of this file was stored."
+        case let e as FactsError: return e.description
+        case let e as IngestError: return e.description
+        case let e as ArchiveError: return e.description
+        case let e as DatabaseError: return StoreError(e, path: store.path).description
+        default: return "\(error). Nothing of this file was stored."
+        }
+    }
+}
+
+/// A problem with one input that is not a read error.
+package struct IngestError: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(description: String) {
+        self.description = description
+    }
+}
+
+/// The first error one of the concurrent jobs met.
+final class FirstError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: StoreError?
+    var value: StoreError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return first
+    }
+    func set(_ error: StoreError) {
+        lock.lock()
+        if first == nil { first = error }
+        lock.unlock()
+    }
+}
+
+/// Hands out indices to the concurrent jobs.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
+    }
+}

@@ -1,0 +1,8 @@
+// The library product: `import LocAuditKit` brings every layer's public API.
+@_exported import LocAuditAudit
+@_exported import LocAuditIngest
+@_exported import LocAuditModel
+@_exported import LocAuditNormalise
+@_exported import LocAuditRead
+@_exported import LocAuditReport
+@_exported import LocAuditStore

@@ -1,0 +1,57 @@
+/// The result of one audit run: what to print and how to exit.
+public struct AuditReport: Sendable {
+    public var runId: Int64
+    public var startedAt: String
+    public var database: String
+    public var events: Int
+    /// Findings reported (a baseline's are hidden), most severe first.
+    public var findings: [Finding]
+    /// Fingerprints of reported findings not seen by the previous run.
+    public var new: Set<String>
+    /// Fingerprints of reported findings also seen by the previous run.
+    public var persisting: Set<String>
+    /// Findings of earlier runs, in this run's scope, no longer seen.
+    public var resolved: [Finding]
+    public var hiddenByBaseline: Int
+    public var coverage: Coverage
+    /// Every rule checked on every session and app configuration (JUnit's test cases).
+    public var checks: [RuleCheckRecord] = []
+    /// A stored run whose `checks` a prune dropped, and when: only its counts and findings are left.
+    public var checksPrunedAt: String?
+    public var failOn: Severity
+
+    public var verdict: Verdict {
+        if !findings.isEmpty { return .findings }
+        return coverage.evaluated == 0 ? .insufficientEvidence : .pass
+    }
+
+    /// 0 nothing at or above `--fail-on`, 1 findings at or above it, 3 insufficient evidence.
+    public var exitCode: Int32 {
+        if findings.contains(where: { $0.severity >= failOn }) { return 1 }
+        return verdict == .insufficientEvidence ? 3 : 0
+    }
+
+    package init(runId: Int64, startedAt: String, database: String, events: Int, findings: [Finding], new: Set<String>, persisting: Set<String>, resolved: [Finding], hiddenByBaseline: Int, coverage: Coverage, checks: [RuleCheckRecord] = [], checksPrunedAt: String? = nil, failOn: Severity) {
+        self.runId = runId
+        self.startedAt = startedAt
+        self.database = database
+        self.events = events
+        self.findings = findings
+        self.new = new
+        self.persisting = persisting
+        self.resolved = resolved
+        self.hiddenByBaseline = hiddenByBaseline
+        self.coverage = coverage
+        self.checks = checks
+        self.checksPrunedAt = checksPrunedAt
+        self.failOn = failOn
+    }
+}
+
+extension Finding {
+    /// Most severe first, then by time, rule and app.
+    package static func reportOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.severity != b.severity { return a.severity > b.severity }
+        return (a.timeUS, a.rule, a.bundleId, a.device) < (b.timeUS, b.rule, b.bundleId, b.device)
+    }
+}

@@ -1,0 +1,136 @@
+/// One problem found: a rule broken in a session, or by an app's configuration on an iOS version.
+public struct Finding: Encodable, Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    public var device: String
+    public var bundleId: String
+    /// The session's process; nil for configuration findings.
+    public var pid: Int64?
+    /// ISO 8601 UTC; nil for configuration findings.
+    public var sessionStart: String?
+    /// When it first shows (ISO 8601 UTC).
+    public var time: String
+    public var message: String
+    public var evidence: [EvidenceLine]
+
+    /// Stable identity across runs and databases holding the same logs.
+    public var fingerprint: String
+    public var timeUS: Int64
+    /// iOS version the finding was seen on.
+    public var osVersion: String?
+
+    enum CodingKeys: String, CodingKey {
+        case rule, severity, device, bundleId, pid, sessionStart, time, message, evidence
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(device, forKey: .device)
+        try c.encode(bundleId, forKey: .bundleId)
+        try c.encode(pid, forKey: .pid)
+        try c.encode(sessionStart, forKey: .sessionStart)
+        try c.encode(time, forKey: .time)
+        try c.encode(message, forKey: .message)
+        try c.encode(evidence, forKey: .evidence)
+    }
+
+    package init(rule: String, severity: Severity, device: String, bundleId: String, pid: Int64? = nil, sessionStart: String? = nil, time: String, message: String, evidence: [EvidenceLine], fingerprint: String, timeUS: Int64, osVersion: String? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.device = device
+        self.bundleId = bundleId
+        self.pid = pid
+        self.sessionStart = sessionStart
+        self.time = time
+        self.message = message
+        self.evidence = evidence
+        self.fingerprint = fingerprint
+        self.timeUS = timeUS
+        self.osVersion = osVersion
+    }
+}
+
+/// Where to look: a log file and line, or the Info.plist (no line).
+public struct EvidenceLine: Codable, Sendable, Equatable {
+    public var file: String
+    public var line: Int?
+    /// The event's id in `events` (not in the JSON report).
+    public var event: Int64?
+
+    enum CodingKeys: String, CodingKey { case file, line }
+
+    public init(file: String, line: Int?, event: Int64? = nil) {
+        self.file = file
+        self.line = line
+        self.event = event
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(line, forKey: .line)
+    }
+
+    public var text: String { line.map { "\(file):\($0)" } ?? file }
+}
+
+/// What the audit could and could not judge: a clean audit is only as good as this.
+public struct Coverage: Codable, Sendable, Equatable {
+    public var sessions = 0
+    /// Sessions whose device's iOS version is unknown: only rules valid on every version ran.
+    public var sessionsWithUnknownVersion = 0
+    /// Sessions where no rule could be evaluated.
+    public var insufficientSessions: [String] = []
+    /// Rule checks evaluated (session x rule, app x iOS version x rule).
+    public var evaluated = 0
+    /// Rule checks not evaluable, by rule, then reason.
+    public var notEvaluable: [String: [String: Int]] = [:]
+    /// Rule checks skipped because the iOS version predates the rule.
+    public var notApplicable = 0
+    /// Devices whose log times were not read in a zone the logs or the ingest gave: device ->
+    /// what was done (UTC assumed, or another export's offset taken). Nil when there are none.
+    public var timeZones: [String: String]?
+
+    public var notEvaluableCount: Int { notEvaluable.values.flatMap(\.values).reduce(0, +) }
+
+    package mutating func count(_ rule: String, notEvaluable reason: String) {
+        notEvaluable[rule, default: [:]][reason, default: 0] += 1
+    }
+
+    package init(insufficientSessions: [String] = [], notEvaluable: [String: [String: Int]] = [:], timeZones: [String: String]? = nil) {
+        self.insufficientSessions = insufficientSessions
+        self.notEvaluable = notEvaluable
+        self.timeZones = timeZones
+    }
+}
+
+/// How an audit came out.
+public enum Verdict: String, Codable, Sendable {
+    /// Findings were reported.
+    case findings
+    /// Something was evaluated and nothing was found.
+    case pass
+    /// Nothing could be evaluated: not a pass.
+    case insufficientEvidence = "insufficient evidence"
+}
+
+/// One rule checked on one subject (a session, or an app on an iOS version): what JUnit
+/// reports as a test case. Stored per run as `StoredChecks`.
+public struct RuleCheckRecord: Codable, Sendable, Equatable {
+    /// `DEVICE BUNDLE pid PID from START` for a session, `BUNDLE on iOS MAJOR` for a configuration.
+    public var subject: String
+    public var rule: String
+    /// Nil when evaluated; the reason otherwise.
+    public var notEvaluable: String?
+    /// Fingerprints of the findings this check produced (shown or hidden by a baseline).
+    public var findings: [String]
+
+    package init(subject: String, rule: String, notEvaluable: String? = nil, findings: [String]) {
+        self.subject = subject
+        self.rule = rule
+        self.notEvaluable = notEvaluable
+        self.findings = findings
+    }
+}

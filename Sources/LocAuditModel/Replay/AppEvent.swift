@@ -1,0 +1,102 @@
+/// One stored event of an app, typed for the replay: a row of `events` with a bundle id.
+/// A class: every replay step and rule refers to it, and copies would cost more than the audit.
+public final class AppEvent: Sendable {
+    public let id: Int64
+    public let kind: EventKind
+    public let timeUS: Int64
+    public let deviceId: String
+    public let bundleId: String
+    /// The app process the event is about; nil for system lines that name only the bundle.
+    public let appPid: Int64?
+    public let sourceId: Int64
+    public let line: Int
+    /// The status as written (kept when it is not a known `AuthorizationStatus`).
+    public let statusText: String?
+    public let accuracy: AccuracyAuthorization?
+    public let temporary: Bool?
+    public let provisional: Bool?
+    public let reason: String?
+    public let appState: AppState?
+    public let service: LocationService?
+    public let call: String?
+    public let horizontalAccuracy: Double?
+    public let locationPrivate: Bool
+    public let property: String?
+    public let value: Int64?
+    public let promptKind: String?
+    public let promptOptions: String?
+    public let choice: String?
+    public let purposeKey: String?
+    public let visible: Bool?
+    public let intent: String?
+    /// The line's identity on its device (`events.fingerprint`): with its UTC second, the same
+    /// in every export of the line.
+    public let fingerprint: Int64
+    /// Of a termination: whether the user killed the app; nil when the line does not say.
+    public let userKill: Bool?
+
+    public let status: AuthorizationStatus?
+
+    /// Every field as read (the store's `events` reader fills it).
+    package init(id: Int64, kind: EventKind, timeUS: Int64, deviceId: String, bundleId: String, appPid: Int64?,
+                 sourceId: Int64, line: Int, statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?,
+                 provisional: Bool?, reason: String?, appState: AppState?, service: LocationService?, call: String?,
+                 horizontalAccuracy: Double?, locationPrivate: Bool, property: String?, value: Int64?,
+                 promptKind: String?, promptOptions: String?, choice: String?, purposeKey: String?, visible: Bool?,
+                 intent: String?, fingerprint: Int64, userKill: Bool?, status: AuthorizationStatus?) {
+        self.id = id
+        self.kind = kind
+        self.timeUS = timeUS
+        self.deviceId = deviceId
+        self.bundleId = bundleId
+        self.appPid = appPid
+        self.sourceId = sourceId
+        self.line = line
+        self.statusText = statusText
+        self.accuracy = accuracy
+        self.temporary = temporary
+        self.provisional = provisional
+        self.reason = reason
+        self.appState = appState
+        self.service = service
+        self.call = call
+        self.horizontalAccuracy = horizontalAccuracy
+        self.locationPrivate = locationPrivate
+        self.property = property
+        self.value = value
+        self.promptKind = promptKind
+        self.promptOptions = promptOptions
+        self.choice = choice
+        self.purposeKey = purposeKey
+        self.visible = visible
+        self.intent = intent
+        self.fingerprint = fingerprint
+        self.userKill = userKill
+        self.status = status
+    }
+
+    /// The `property` locationd's subscription lines set: the app's client subscribed to (1)
+    /// or left (0) location updates (the built-in catalog's `system.location-subscription`).
+    public static let daemonSubscription = "locationUpdates"
+
+    /// A location delivered to the app.
+    public var isDelivery: Bool { kind == .location }
+    /// Whether the call starts (true) or stops (false) a service; nil for other calls.
+    public var startsService: Bool? {
+        guard let call else { return nil }
+        if call.hasPrefix("start") || call == "requestLocation" { return true }
+        if call.hasPrefix("stop") { return false }
+        return nil
+    }
+}
+
+/// Which events an audit reads.
+public struct EventScope: Sendable {
+    /// nil: every device / every app.
+    public let devices: Set<String>?
+    public let bundleIds: Set<String>?
+    public init(devices: Set<String>? = nil, bundleIds: Set<String>? = nil) {
+        self.devices = devices
+        self.bundleIds = bundleIds
+    }
+}

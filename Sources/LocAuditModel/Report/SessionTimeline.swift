@@ -1,0 +1,267 @@
+import Foundation
+
+/// One session with findings, ready to draw: what the replay says the app and iOS held
+/// at each moment (lanes), the locations delivered, and the findings.
+public struct SessionTimeline: Sendable, Equatable {
+    public var deviceId: String
+    public var bundleId: String
+    public var pid: Int64?
+    /// iOS version of the device; nil when unknown.
+    public var osVersion: String?
+    /// The session's start as findings cite it (`Finding.sessionStart`).
+    public var sessionStart: String
+    /// The drawn span: the session, and any line of its process after its end.
+    public var startUS: Int64
+    public var endUS: Int64
+    /// `terminated`, `next-launch` or `end-of-log`.
+    public var endReason: String
+    /// App state, authorization, accuracy, blue bar and services, in that order.
+    public var lanes: [Lane]
+    public var deliveries: [Delivery]
+    /// The session's findings, in report order.
+    public var findings: [FindingMark]
+
+    /// One row of the drawing: a replayed value as step intervals.
+    public struct Lane: Sendable, Equatable {
+        public var kind: LaneKind
+        public var intervals: [Interval]
+    }
+
+    /// What a lane shows.
+    public enum LaneKind: String, Sendable, CaseIterable {
+        /// Foreground, background, suspended, terminated.
+        case appState = "app state"
+        /// The effective status (provisional Always and Allow Once named as such).
+        case authorization
+        /// Full, full (temporary) or reduced.
+        case accuracy
+        /// The background location indicator.
+        case blueBar = "blue bar"
+        /// Location services running.
+        case services
+    }
+
+    /// A value held from `startUS` to `endUS`; nil while unknown (no line has said it, and
+    /// the model implies nothing): drawn hatched, never as a default.
+    public struct Interval: Sendable, Equatable {
+        public var startUS: Int64
+        public var endUS: Int64
+        public var value: String?
+        /// How the replay knows the value, for the lanes that tell (authorization); nil otherwise.
+        public var origin: Origin? = nil
+        /// Lines of the interval that say another value than the replay holds (the replay
+        /// keeps its own: a callback after a lapsed Allow Once grant is evidence against iOS).
+        public var contradictions: [LoggedValue] = []
+    }
+
+    /// How the replay knows a lane's value.
+    public enum Origin: String, Sendable {
+        /// A line of this session says it.
+        case observed
+        /// No line of this session says it: carried over from an earlier session, or the
+        /// replay's model of iOS (an Allow Once grant lapses at relaunch).
+        case modelled
+    }
+
+    /// What a line logged, where it is not what the replay holds.
+    public struct LoggedValue: Sendable, Equatable {
+        public var event: Int64
+        public var timeUS: Int64
+        /// As the lane names it (`When In Use`).
+        public var value: String
+    }
+
+    /// A location delivered to the app.
+    public struct Delivery: Sendable, Equatable {
+        public var event: Int64
+        public var timeUS: Int64
+        /// Metres; nil when the log hides the location (`<private>`).
+        public var horizontalAccuracy: Double?
+        /// Delivered while the app was in the background (and alive); nil when its state is unknown.
+        public var background: Bool?
+        /// Only with `ReportOptions.showCoordinates`, rounded to `coordinateDecimals`.
+        public var coordinate: Coordinate?
+    }
+
+    /// A rounded position.
+    public struct Coordinate: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+    
+
+        package init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+}
+
+    /// A finding on the timeline, with the times of the events that show it.
+    public struct FindingMark: Sendable, Equatable {
+        public var fingerprint: String
+        public var rule: String
+        public var severity: Severity
+        public var timeUS: Int64
+        /// Evidence events of this session: id and time.
+        public var evidence: [EvidenceMark]
+    }
+
+    /// An event a finding cites, placed on the timeline.
+    public struct EvidenceMark: Sendable, Equatable {
+        public var event: Int64
+        public var timeUS: Int64
+    }
+}
+
+extension SessionTimeline {
+    /// The timeline of one replayed session and its findings.
+    package init(_ replayed: ReplayedSession, findings: [Finding]) {
+        let session = replayed.session
+        deviceId = session.deviceId
+        bundleId = session.bundleId
+        pid = session.pid
+        osVersion = session.osVersion?.text
+        sessionStart = Timestamps.isoUTC(session.startUS)
+        // App Privacy Report intervals are not drawn: a day's report after the session's end
+        // would squeeze the session into a corner.
+        let drawn = session.events.filter { $0.kind != .accessBegin && $0.kind != .accessEnd }
+        startUS = min(session.startUS, drawn.first?.timeUS ?? session.startUS)
+        endUS = max(session.endUS, drawn.last?.timeUS ?? session.endUS)
+        endReason = session.endReason.rawValue
+
+        // The state from the start, then after each event (and the event).
+        var changes: [(timeUS: Int64, state: ReplayState, event: AppEvent?)] = [(startUS, replayed.initial, nil)]
+        for (i, step) in replayed.steps.enumerated() where step.event.timeUS <= endUS {
+            changes.append((step.event.timeUS, i + 1 < replayed.steps.count ? replayed.steps[i + 1].state : replayed.final, step.event))
+        }
+        let end = endUS
+        lanes = LaneKind.allCases.map { kind in
+            var intervals: [Interval] = []
+            for change in changes {
+                let value = kind.value(in: change.state)
+                // A value a line of the session says is observed; one carried over from the
+                // start or set with no line saying it (or against what a line says) is modelled.
+                var origin: Origin?
+                var contradiction: LoggedValue?
+                if kind.tellsOrigin {
+                    if value != nil { origin = intervals.last?.value == value ? intervals.last?.origin ?? .modelled : .modelled }
+                    if let event = change.event, let said = kind.status(saidBy: event) {
+                        if said == change.state.status {
+                            origin = .observed
+                        } else {
+                            contradiction = LoggedValue(event: event.id, timeUS: change.timeUS, value: said.laneName)
+                        }
+                    }
+                }
+                if let last = intervals.last, last.value == value, last.origin == origin {
+                    if let contradiction { intervals[intervals.count - 1].contradictions.append(contradiction) }
+                    continue
+                }
+                if !intervals.isEmpty { intervals[intervals.count - 1].endUS = change.timeUS }
+                intervals.append(Interval(startUS: change.timeUS, endUS: end, value: value, origin: origin,
+                                          contradictions: contradiction.map { [$0] } ?? []))
+            }
+            // Values held for no time (two lines in the same microsecond) are not drawn; what
+            // a line said at that moment stays with the value that follows.
+            var shown: [Interval] = []
+            var carried: [LoggedValue] = []
+            for interval in intervals {
+                guard interval.endUS > interval.startUS || intervals.count == 1 else { carried += interval.contradictions; continue }
+                var interval = interval
+                interval.contradictions = carried + interval.contradictions
+                carried = []
+                shown.append(interval)
+            }
+            if !carried.isEmpty, !shown.isEmpty { shown[shown.count - 1].contradictions += carried }
+            return Lane(kind: kind, intervals: shown)
+        }
+        deliveries = replayed.steps.filter { $0.event.isDelivery }.map { step in
+            Delivery(event: step.event.id, timeUS: step.event.timeUS,
+                     horizontalAccuracy: step.event.locationPrivate ? nil : step.event.horizontalAccuracy,
+                     background: step.state.inBackground, coordinate: nil)
+        }
+        var times: [Int64: Int64] = [:]
+        for event in session.events { times[event.id] = event.timeUS }
+        self.findings = findings.map { f in
+            FindingMark(fingerprint: f.fingerprint, rule: f.rule, severity: f.severity, timeUS: f.timeUS,
+                        evidence: f.evidence.compactMap { e in e.event.flatMap { id in times[id].map { EvidenceMark(event: id, timeUS: $0) } } })
+        }
+    }
+
+    package static func round(_ value: Double, _ decimals: Int) -> Double {
+        let scale = Foundation.pow(10, Double(max(0, decimals)))
+        return (value * scale).rounded() / scale
+    }
+}
+
+extension SessionTimeline.LaneKind {
+    /// Whether the lane tells values a line said from values the replay models.
+    var tellsOrigin: Bool { self == .authorization }
+
+    /// The status a line says, for the authorization lane: a callback or a status change.
+    func status(saidBy event: AppEvent) -> AuthorizationStatus? {
+        guard self == .authorization, event.kind == .authorization || event.kind == .statusChange else { return nil }
+        return event.status
+    }
+
+    /// What this lane shows for a replayed state; nil when the logs have not said it.
+    func value(in state: ReplayState) -> String? {
+        switch self {
+        case .appState:
+            if state.terminated { return "terminated" }
+            switch state.appState {
+            case .foregroundRunning: return "foreground"
+            case .backgroundRunning: return "background"
+            case .backgroundTaskSuspended: return "suspended"
+            case .terminated: return "terminated"
+            case nil: return nil
+            }
+        case .authorization:
+            switch state.status {
+            case .authorizedWhenInUse: return state.grantIsAllowOnce == true ? "Allow Once" : "When In Use"
+            case .authorizedAlways: return state.provisionalAlways == true ? "provisional Always" : "Always"
+            case let status: return status?.laneName
+            }
+        case .accuracy:
+            switch state.accuracy {
+            case .full: return state.temporaryFullAccuracy ? "full (temporary)" : "full"
+            case .reduced: return "reduced"
+            case nil: return nil
+            }
+        case .blueBar:
+            return state.blueBarVisible.map { $0 ? "shown" : "hidden" }
+        case .services:
+            let running = LocationService.allCases.filter { state.services.contains($0) }
+            // Without the launch line a service may run from before the log.
+            if running.isEmpty { return state.servicesKnown ? "none" : nil }
+            let names = running.map(\.displayName).joined(separator: ", ")
+            return state.paused == true ? names + " (paused)" : names
+        }
+    }
+}
+
+extension AuthorizationStatus {
+    /// How the authorization lane names a status a line says.
+    var laneName: String {
+        switch self {
+        case .notDetermined: return "not determined"
+        case .restricted: return "restricted"
+        case .denied: return "denied"
+        case .authorizedWhenInUse: return "When In Use"
+        case .authorizedAlways: return "Always"
+        }
+    }
+}
+
+extension LocationService {
+    /// How reports name the service.
+    var displayName: String {
+        switch self {
+        case .standard: return "standard"
+        case .significantChange: return "significant change"
+        case .visits: return "visits"
+        case .region: return "region monitoring"
+        case .beacon: return "beacon ranging"
+        case .heading: return "heading"
+        }
+    }
+}

@@ -1,0 +1,346 @@
+import Foundation
+
+/// How bad a finding is: `critical` > `high` > `medium` > `low` > `info`.
+public enum Severity: String, Codable, CaseIterable, Comparable, Sendable {
+    /// Informational.
+    case info
+    /// Cosmetic or transparency issue.
+    case low
+    /// The app gets more than it was promised, or asks more than it may.
+    case medium
+    /// The user's choice is not respected.
+    case high
+    /// Location reaches the app with no right to it, or the app crashes.
+    case critical
+
+    private var rank: Int { Severity.allCases.firstIndex(of: self)! }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// What a rule looks at.
+public enum RuleScope: String, Sendable {
+    /// What happened at run time, per session.
+    case session
+    /// The app's Info.plist and manager flags, once per app and iOS version.
+    case configuration
+}
+
+/// A rule's identity and documentation: feeds `locaudit rules`, the README and the tests.
+public struct RuleDescription: Sendable {
+    /// Stable identifier (rules-model.md).
+    public var identifier: String
+    public var severity: Severity
+    public var scope: RuleScope
+    /// First major iOS version the rule applies to; nil for every version.
+    public var firstVersion: Int?
+    /// One sentence: what the rule flags.
+    public var description: String
+    /// The source note it comes from (`../seeds/`), e.g. `001 §2`.
+    public var seed: String
+    /// Why, for `rules explain`.
+    public var rationale: String
+    public var triggeringExamples: [RuleExample]
+    public var nonTriggeringExamples: [RuleExample]
+    /// Logs where a fact the rule reads is unknown: not evaluable, never a pass. Each names its `unknown` fact.
+    public var notEvaluableExamples: [RuleExample] = []
+    /// The facts the rule reads besides the lines it flags (rules-model.md "Evidence"): when
+    /// one is unknown where the rule needs it, the session (or app) is not evaluable.
+    public var facts: [Fact] = []
+
+    /// `iOS 13+` or `all`.
+    public var versionRange: String { firstVersion.map { "iOS \($0)+" } ?? "all" }
+}
+
+/// A short log in a real container (idevicesyslog), with the device's iOS version and,
+/// where the rule needs it, the app's Info.plist. Records where it is written, so a
+/// broken example fails at its own line.
+public struct RuleExample: Sendable {
+    /// `ProductVersion` of the device; nil for an unknown version.
+    public var os: String?
+    public var plist: ExamplePlist?
+    /// For a not-evaluable example: the fact it leaves unknown.
+    public var unknown: Fact?
+    /// idevicesyslog lines.
+    public var log: String
+    public var file: String
+    public var line: Int
+
+    public init(os: String?, plist: ExamplePlist? = nil, unknown: Fact? = nil, _ log: String, file: String = #filePath, line: Int = #line) {
+        self.os = os
+        self.plist = plist
+        self.unknown = unknown
+        self.log = log
+        self.file = file
+        self.line = line
+    }
+}
+
+/// The Info.plist facts of an example's app.
+public struct ExamplePlist: Sendable {
+    public var bundleId = "com.example.app"
+    public var executable = "App"
+    public var usageKeys: [String]
+    public var backgroundModes: [String] = []
+    public var temporaryPurposeKeys: [String]?
+    /// `NSLocationDefaultAccuracyReduced` as XML (`<true/>`, `<string>YES</string>`).
+    public var defaultAccuracyReducedXML: String?
+
+    public init(usageKeys: [String], backgroundModes: [String] = [], temporaryPurposeKeys: [String]? = nil,
+                defaultAccuracyReducedXML: String? = nil) {
+        self.usageKeys = usageKeys
+        self.backgroundModes = backgroundModes
+        self.temporaryPurposeKeys = temporaryPurposeKeys
+        self.defaultAccuracyReducedXML = defaultAccuracyReducedXML
+    }
+
+    /// Every iOS 11+ key, the location background mode, one purpose key `Delivery`.
+    public static let complete = ExamplePlist(
+        usageKeys: [UsageKey.whenInUse, UsageKey.alwaysAndWhenInUse, UsageKey.always],
+        backgroundModes: ["location"], temporaryPurposeKeys: ["Delivery"])
+
+    /// The property list, as XML.
+    public var xml: String {
+        var body = """
+            <key>CFBundleIdentifier</key><string>\(bundleId)</string>
+            <key>CFBundleExecutable</key><string>\(executable)</string>
+
+            """
+        for key in usageKeys { body += "<key>\(key)</key><string>Shows where you are.</string>\n" }
+        body += "<key>UIBackgroundModes</key><array>\(backgroundModes.map { "<string>\($0)</string>" }.joined())</array>\n"
+        if let purposes = temporaryPurposeKeys {
+            body += "<key>NSLocationTemporaryUsageDescriptionDictionary</key><dict>"
+                + purposes.map { "<key>\($0)</key><string>Needs a precise location.</string>" }.joined() + "</dict>\n"
+        }
+        if let reduced = defaultAccuracyReducedXML { body += "<key>NSLocationDefaultAccuracyReduced</key>\(reduced)\n" }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+            \(body)</dict></plist>
+
+            """
+    }
+}
+
+/// A fact a rule reads, and how the audit knows it (rules-model.md "Evidence: what the
+/// audit may assume"): observed (a line says it), implied by the model, or unknown. Unknown
+/// is never replaced by a default: a rule that needs an unknown fact is not evaluable, and
+/// `unknown` is the reason the coverage gives.
+public enum Fact: String, CaseIterable, Sendable {
+    case iosVersion = "iOS version"
+    case infoPlist = "Info.plist"
+    case appLines = "the app's CoreLocation lines"
+    case appState = "app state"
+    case status = "authorization status"
+    case allowOnce = "Allow Once"
+    case provisionalAlways = "provisional Always"
+    case promptHistory = "earlier prompts"
+    case authorizationLines = "prompt and authorization lines"
+    case accuracy = "accuracy authorization"
+    case locationAccuracy = "a delivery's accuracy"
+    case services = "running services"
+    case backgroundFlag = "background flag"
+    case indicatorFlag = "indicator flag"
+    case indicatorLines = "indicator lines"
+    case blueBar = "blue bar"
+    case paused = "automatic pause"
+
+    public var name: String { rawValue }
+
+    /// The lines that say it.
+    public var observed: String {
+        switch self {
+        case .iosVersion: return "the device facts (--os, --device-info, the ideviceinfo sidecar)"
+        case .infoPlist: return "an ingested Info.plist: the one in force when the session ran"
+        case .appLines: return "lines the app logs itself: callbacks, deliveries, calls, flags"
+        case .appState: return "RunningBoard's app-state lines; a launch line (background for `with intent background`, a dasd activation, a relaunch for a location event)"
+        case .status: return "a callback, a status change, a prompt answer"
+        case .allowOnce: return "a prompt answer (AllowOnce, WhenInUse), a status change's temporary flag"
+        case .provisionalAlways: return "a status change's provisional flag, a prompt answer"
+        case .promptHistory: return "the prompts since the app was last notDetermined"
+        case .authorizationLines: return "locationd's prompt, answer, status-change or accuracy-change lines on the device (any app, any time)"
+        case .accuracy: return "a callback's limitsPrecision, an accuracy change"
+        case .locationAccuracy: return "the delivery's horizontalAccuracy"
+        case .services: return "start and stop calls, a relaunch's service"
+        case .backgroundFlag: return "the app's state-transition line for allowsBackgroundLocationUpdates"
+        case .indicatorFlag: return "the app's state-transition line for showsBackgroundLocationIndicator"
+        case .indicatorLines: return "indicator lines on the device (any app, any time)"
+        case .blueBar: return "indicator lines"
+        case .paused: return "pause and resume callbacks"
+        }
+    }
+
+    /// What the model implies without a line saying it; nil when nothing.
+    public var implied: String? {
+        switch self {
+        case .status: return "notDetermined after an uninstall, or an install with no earlier line of the app on the device; what an earlier session of the app on the device learned"
+        case .allowOnce, .provisionalAlways: return "none before iOS 13"
+        case .promptHistory: return "none after an install, an uninstall, a notDetermined status or the app's first prompt"
+        case .services: return "none at launch"
+        case .backgroundFlag: return "NO (iOS 9+) in a session whose launch line and the app's own CoreLocation lines are in the log; YES before iOS 9"
+        case .indicatorFlag: return "NO in a session whose launch line and the app's own CoreLocation lines are in the log"
+        case .blueBar: return "hidden at launch and after termination, on a device whose logs carry indicator lines"
+        case .paused: return "not paused at launch and after startUpdatingLocation"
+        default: return nil
+        }
+    }
+
+    /// Why it is unknown: the coverage's "not evaluable" reason.
+    public var unknown: String {
+        switch self {
+        case .iosVersion: return "unknown iOS version"
+        case .infoPlist: return "no Info.plist"
+        case .appLines: return "no CoreLocation line of the app (its callbacks, calls and deliveries are not in the log)"
+        case .appState: return "app state unknown (no app-state or launch line)"
+        case .status: return "authorization status unknown (no callback, status change, prompt answer or install of the app on the device before it)"
+        case .allowOnce: return "Allow Once unknown (the grant the app held before the session is unknown: no prompt answer or status change said it)"
+        case .provisionalAlways: return "provisional Always unknown (a callback said Always; no status change said which)"
+        case .promptHistory: return "earlier prompts unknown (the app was not seen notDetermined on the device before it)"
+        case .authorizationLines: return "prompts and grants unknown (the device's logs carry no prompt or authorization-change line)"
+        case .accuracy: return "accuracy authorization unknown (no limitsPrecision or accuracy line)"
+        case .locationAccuracy: return "<private> locations without accuracy"
+        case .services: return "delivering service unknown (no launch or start line: a service may run from before the log)"
+        case .backgroundFlag: return "background flag unknown (no line sets it, and the session's launch line or the app's CoreLocation lines are not in the log)"
+        case .indicatorFlag: return "indicator flag unknown (no line sets it, and the session's launch line or the app's CoreLocation lines are not in the log)"
+        case .indicatorLines: return "blue bar unknown (the device's logs carry no indicator line)"
+        case .blueBar: return "blue bar unknown (no launch or indicator line before the delivery)"
+        case .paused: return "automatic pause unknown (no launch, start or resume line before the delivery)"
+        }
+    }
+}
+
+/// One thing a rule saw go wrong, with the events that show it.
+public struct Violation: Sendable {
+    public var timeUS: Int64
+    /// Lower-case, in the user's terms, offending values in quotes.
+    public var message: String
+    public var events: [Int64]
+    /// The Info.plist is part of the evidence (configuration rules).
+    public var infoPlist = false
+
+    public init(timeUS: Int64, message: String, events: [Int64], infoPlist: Bool = false) {
+        self.timeUS = timeUS
+        self.message = message
+        self.events = events
+        self.infoPlist = infoPlist
+    }
+
+    init(_ step: ReplayStep, _ message: String, also: [Int64?] = []) {
+        self.init(timeUS: step.event.timeUS, message: message, events: [step.event.id] + also.compactMap { $0 })
+    }
+}
+
+/// The outcome of one rule on one session (or app and iOS version).
+public enum RuleCheck: Sendable {
+    /// The evidence needed is not there: counted, never a pass.
+    case notEvaluable(String)
+    /// Evaluated: no violation is a pass.
+    case evaluated([Violation])
+
+    /// Not evaluable for want of `fact`.
+    static func unknown(_ fact: Fact) -> RuleCheck { .notEvaluable(fact.unknown) }
+
+    /// The violations; when there are none, the first fact found unknown makes the check not
+    /// evaluable (a violation shown is a finding whatever else is unknown).
+    static func judged(_ violations: [Violation], unknown: Fact?) -> RuleCheck {
+        if violations.isEmpty, let unknown { return .unknown(unknown) }
+        return .evaluated(violations)
+    }
+}
+
+/// Tunables of the rules.
+public struct RuleSettings: Sendable {
+    /// A delivery more precise than this (horizontal accuracy, metres) is precise.
+    public var reducedAccuracyFloor: Double = 1000
+    public init(reducedAccuracyFloor: Double = 1000) { self.reducedAccuracyFloor = reducedAccuracyFloor }
+}
+
+/// A rule: its description, and a check of a session or of an app on an iOS version.
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+}
+
+/// A rule about what happened in one session.
+public protocol SessionRule: Rule {
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck
+}
+
+/// A rule about an app's configuration, once per app and iOS version seen.
+public protocol ConfigurationRule: Rule {
+    func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck
+}
+
+/// An app as seen on one major iOS version with one Info.plist: the plist and the sessions
+/// it was in force for there. Configuration rules judge the one of the app's latest session.
+public struct AppOnVersion: Sendable {
+    public var bundleId: String
+    public var version: IOSVersion
+    public var plist: AppVersion?
+    public var sessions: [ReplayedSession]
+    public var app: AppFacts? { plist?.facts }
+    public var behaviour: IOSBehaviour { IOSBehaviour.of(version) }
+    /// How messages name the Info.plist.
+    public var plistLabel: String { plist?.label ?? "Info.plist" }
+    /// When its latest session started.
+    package var latestStartUS: Int64 { sessions.map(\.session.startUS).max() ?? .min }
+    /// Whether the app's own CoreLocation lines are in any of its sessions.
+    public var hasAppLines: Bool { sessions.contains(where: \.hasAppLines) }
+
+    /// Every step of every session, in time order.
+    public var steps: FlattenSequence<LazyMapSequence<[ReplayedSession], [ReplayStep]>> { sessions.lazy.map(\.steps).joined() }
+
+    package init(bundleId: String, version: IOSVersion, plist: AppVersion? = nil, sessions: [ReplayedSession]) {
+        self.bundleId = bundleId
+        self.version = version
+        self.plist = plist
+        self.sessions = sessions
+    }
+}
+
+extension ReplayedSession {
+    /// Deliveries to the live app, with their state.
+    var deliveries: LazyFilterSequence<[ReplayStep]> { steps.lazy.filter { $0.event.isDelivery && !$0.state.terminated } }
+}
+
+/// `"5 m"`, `"1414 m"`.
+func metres(_ value: Double?) -> String {
+    guard let value else { return "?" }
+    return value == value.rounded() ? "\(Int(value)) m" : String(format: "%.1f m", value)
+}
+
+extension ReplayStep {
+    /// The service a delivery comes from: standard updates when they run, else the
+    /// relaunching service that is running, else standard; nil when a service may run from
+    /// before the log (no launch or start line in the session yet).
+    var deliveringService: LocationService? {
+        if state.services.contains(.standard) { return .standard }
+        guard state.servicesKnown else { return nil }
+        return state.services.first(where: \.relaunchesApp) ?? .standard
+    }
+}
+
+/// The conditions one step must meet to be a violation, each known or not: a known false one
+/// clears the step, else an unknown one leaves it unknown (the first is named), else it is one.
+struct Conditions {
+    private(set) var excluded = false
+    private var missing: Fact?
+
+    /// A condition the violation needs; nil while `fact` is unknown.
+    mutating func require(_ value: Bool?, _ fact: Fact) {
+        switch value {
+        case false?: excluded = true
+        case nil: if missing == nil { missing = fact }
+        case true?: break
+        }
+    }
+
+    var violates: Bool { !excluded && missing == nil }
+    /// The fact that leaves the step undecided; nil when it is decided.
+    var unknown: Fact? { excluded ? nil : missing }
+}
+
+/// The first fact a rule found unknown on a session, kept across its steps.
+struct FirstUnknown {
+    private(set) var fact: Fact?
+    mutating func note(_ fact: Fact?) { if self.fact == nil { self.fact = fact } }
+}

@@ -1,0 +1,80 @@
+import LocAuditModel
+
+/// A typed column of the `events` table that a catalog pattern can fill.
+public enum EventColumn: String, Codable, CaseIterable, Sendable {
+    case bundleId = "bundle_id"
+    case appPid = "app_pid"
+    case status
+    case accuracy
+    case temporary
+    case provisional
+    case reason
+    case appState = "app_state"
+    case service
+    case call
+    case horizontalAccuracy = "horizontal_accuracy"
+    case latitude
+    case longitude
+    case locationPrivate = "location_private"
+    case property
+    case value
+    case promptKind = "prompt_kind"
+    case promptOptions = "prompt_options"
+    case choice
+    case purposeKey = "purpose_key"
+    case visible
+    case intent
+    /// Of a termination: the user killed the app (1) or it died otherwise (0).
+    case userKill = "user_kill"
+}
+
+/// A typed value of one event column.
+public enum ColumnValue: Equatable, Sendable, CustomStringConvertible {
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+
+    public var description: String {
+        switch self {
+        case .text(let s): return s
+        case .integer(let i): return String(i)
+        case .real(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        }
+    }
+}
+
+/// One recognised message, normalised: what goes into a row of `events`.
+public struct Event: Sendable {
+    public var kind: EventKind
+    /// Catalog pattern that recognised it.
+    public var pattern: String
+    /// Whether the app logged it itself (its pid is the line's) or a daemon did.
+    public var scope: PatternScope = .system
+    /// The columns set, in the order they were set: an event has a handful, and a short
+    /// array beats hashing on the ingest loop.
+    public private(set) var columns: [(EventColumn, ColumnValue)] = []
+    /// A number that is not finite (`1e400` reads as infinity, `nan`) was given to a column
+    /// and left out: the store never holds one (the ingest counts the note `non-finite-number`).
+    private(set) var droppedNonFinite = false
+
+    public init(kind: EventKind, pattern: String) {
+        self.kind = kind
+        self.pattern = pattern
+    }
+
+    public subscript(_ column: EventColumn) -> ColumnValue? {
+        get { columns.first { $0.0 == column }?.1 }
+        set {
+            var newValue = newValue
+            if case .real(let d)? = newValue, !d.isFinite {
+                droppedNonFinite = true
+                newValue = nil
+            }
+            if let i = columns.firstIndex(where: { $0.0 == column }) {
+                if let newValue { columns[i].1 = newValue } else { columns.remove(at: i) }
+            } else if let newValue {
+                columns.append((column, newValue))
+            }
+        }
+    }
+}

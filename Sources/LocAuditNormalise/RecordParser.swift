@@ -1,0 +1,705 @@
+import Foundation
+import LocAuditModel
+import LocAuditRead
+
+/// One event as the parser hands it to the store.
+package struct ParsedEvent {
+    package var line: Int
+    package var timeUS: Int64
+    /// The line's UTC offset in seconds; nil when the container has no zone and none was given.
+    package var offset: Int32?
+    package var process: String?
+    package var pid: Int64?
+    package var event: Event
+    package var message: String
+    /// Stable identity of the line across overlapping exports of one device.
+    package var fingerprint: Int64
+    /// How the bundle id was found (`message`, `pid`, `executable`), set by the writer.
+    package var bundleVia: String? = nil
+}
+
+/// Where parsed events go (the store's staging area, or a test's array).
+package protocol ParseSink: AnyObject {
+    func event(_ e: ParsedEvent) throws
+    func link(bundleId: String, pid: Int64, timeUS: Int64) throws
+    /// The device's name as the lines give it (idevicesyslog), once, before its events.
+    func deviceNamed(_ name: String) throws
+}
+
+/// Settings that come from outside the file.
+public struct ParseOptions: Sendable {
+    /// Year of the first line, for containers without years (`--year`).
+    public var year: Int?
+    /// Zone of year-less, zone-less stamps (`--tz`); nil means UTC, and the source says it was assumed.
+    public var zone: TimeZone?
+    /// The file's modification time, to infer the year.
+    public var fileDate: Date?
+    /// The day of the first line, for containers with times of day only (Console copies):
+    /// `--date`, else the date in the file's name.
+    public var date: CivilDate?
+
+    public init(year: Int? = nil, zone: TimeZone? = nil, fileDate: Date? = nil, date: CivilDate? = nil) {
+        self.year = year
+        self.zone = zone
+        self.fileDate = fileDate
+        self.date = date
+    }
+}
+
+/// What parsing one file found, for the source row and the summary.
+public struct ParseCounts: Sendable, Codable, Equatable {
+    package init() {}
+
+    public var linesRead = 0
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`).
+    public var skipped: [String: Int] = [:]
+    /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`,
+    /// `number-out-of-range`, `non-finite-number`, ...).
+    public var notes: [String: Int] = [:]
+    public var eventsByKind: [String: Int] = [:]
+    public var firstUS: Int64?
+    public var lastUS: Int64?
+    /// Device name found in the lines (idevicesyslog), when no device facts were given.
+    public var deviceName: String?
+    /// Whether times had no zone and UTC was assumed.
+    public var zoneAssumed = false
+    /// The first line skipped for each reason that points at a damaged line, so a person can open it.
+    public var firstLine: [String: Int] = [:]
+    /// The line from which the end of the content was held back: the file ended inside a
+    /// line (or a `--style json` object) and was not known complete.
+    public var heldBackFrom: Int?
+
+    mutating func skip(_ reason: String, line: Int? = nil) {
+        skipped[reason, default: 0] += 1
+        if let line, firstLine[reason] == nil { firstLine[reason] = line }
+    }
+
+    mutating func note(_ kind: String) { notes[kind, default: 0] += 1 }
+}
+
+/// Turns a file's content, chunk by chunk, into events: splits lines, reads the
+/// container's record prefix, filters candidates cheaply, and recognises them with
+/// the catalog. One instance per file; not thread-safe.
+package final class RecordParser {
+    static let maxLineBytes = 16 << 20
+    static let maxMessageBytes = 64 << 10
+
+    package let container: Container
+    /// How the lines read: the container's own, or for an archive that of the members it reads.
+    private let lines: Container
+    /// A sysdiagnose archive: the members it reads are handed to the lines.
+    private let archive: TarReader?
+    /// The archive members read (a sysdiagnose: its MobileInstallation logs).
+    package var membersRead: [String] { archive?.membersRead ?? [] }
+    private let catalog: Catalog
+    private let sink: ParseSink
+    private var clock: SyslogClock
+    /// Console copies: the day of each time of day.
+    private var dayClock: DayClock
+    private let zone: TimeZone?
+    package private(set) var counts = ParseCounts()
+
+    private var lineNumber = 0
+    private var carry: [UInt8] = []
+    private var carryTooLong = false
+    private var scratch: [UInt8] = []
+
+    /// The record being assembled (text containers): its header and message so far.
+    private var pending: Pending?
+    private struct Pending {
+        var line: Int
+        var timeUS: Int64
+        var offset: Int32?
+        var process: String
+        var pid: Int64?
+        var message: [UInt8]
+        var isCandidate: Bool
+    }
+
+    /// The microseconds of the last year-less stamp (the clock keeps whole seconds).
+    private var lastMicros = 0
+    /// The last zone-less wall-clock time seen (pymobiledevice3, MobileInstallation), for the time span.
+    private var lastLocalUS: Int64?
+    /// For fingerprints: how often each identical line was seen in the current second.
+    private var sameSecondCounts: [Int64: Int] = [:]
+    private var sameSecond: Int64 = .min
+    /// App states and launches: one event per transition.
+    private var transitions = Transitions()
+
+    /// JSON-array container: the object being accumulated.
+    private var jsonDepth = 0
+    private var jsonInString = false
+    private var jsonEscape = false
+    private var jsonObject: [UInt8] = []
+    private var jsonObjectLine = 0
+    /// JSON-array container: whether its first byte that is not blank was read.
+    private var jsonStarted = false
+
+    /// Lines (or JSON objects) of this container's own shape: records, banners and notices,
+    /// the ndjson trailer, the opening of a `--style json` array.
+    private var recognised = 0
+    /// Whether a line with more than blanks was read (a held-back last line is not read).
+    package private(set) var sawContent = false
+    /// The content has lines but none of this container's shape: the file is of another kind.
+    package var recognisesNothing: Bool { recognised == 0 && sawContent }
+    /// The object being accumulated has grown over `maxLineBytes`: dropped, counted `too-long` at its end.
+    private var jsonObjectTooLong = false
+
+    package init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
+        self.container = container
+        self.catalog = catalog
+        self.sink = sink
+        self.zone = options.zone
+        self.clock = SyslogClock(firstLineYear: options.year, fileDate: options.fileDate, zone: options.zone)
+        self.dayClock = DayClock(firstDay: options.date, reference: options.fileDate)
+        self.lines = container == .sysdiagnose ? .mobileInstallation : container
+        self.archive = container == .sysdiagnose ? TarReader(wanted: TarReader.isMobileInstallationLog) : nil
+        if !container.stampsHaveZone && options.zone == nil { counts.zoneAssumed = true }
+    }
+
+    // MARK: Lines
+
+    /// Feeds the next block of content.
+    package func consume(_ chunk: [UInt8]) throws {
+        guard let archive else { return try consumeLines(chunk) }
+        try archive.consume(chunk, member: { try consumeLines($0) }, memberEnd: { try endOfMember() })
+    }
+
+    /// The end of an archive member: its last line is whole (the archive says how long it is).
+    private func endOfMember() throws {
+        if !carry.isEmpty || carryTooLong { try flushCarry() }
+        try emitPending()
+    }
+
+    private func consumeLines(_ chunk: [UInt8]) throws {
+        try chunk.withUnsafeBufferPointer { buf in
+            guard let base = buf.baseAddress, buf.count > 0 else { return }
+            let hasNUL = memchr(base, 0, buf.count) != nil
+            var start = 0
+            while start < buf.count {
+                let end: Int
+                if hasNUL {
+                    var i = start
+                    while i < buf.count, buf[i] != 0x0a, buf[i] != 0 { i += 1 }
+                    end = i
+                } else if let hit = memchr(base + start, 0x0a, buf.count - start) {
+                    end = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+                } else {
+                    end = buf.count
+                }
+                if end == buf.count {
+                    appendCarry(UnsafeBufferPointer(rebasing: buf[start..<end]))
+                    return
+                }
+                // idevicesyslog ends records with "\n\0": the NUL after a line end is no line.
+                if buf[end] == 0, end == start, carry.isEmpty, !carryTooLong {
+                    start = end + 1
+                    continue
+                }
+                if carry.isEmpty && !carryTooLong {
+                    try line(UnsafeBufferPointer(rebasing: buf[start..<end]))
+                } else {
+                    appendCarry(UnsafeBufferPointer(rebasing: buf[start..<end]))
+                    try flushCarry()
+                }
+                start = end + 1
+            }
+        }
+    }
+
+    private func appendCarry(_ part: UnsafeBufferPointer<UInt8>) {
+        if carryTooLong { return }
+        if carry.count + part.count > RecordParser.maxLineBytes {
+            carryTooLong = true
+            carry = []
+            return
+        }
+        carry.append(contentsOf: part)
+    }
+
+    private func flushCarry() throws {
+        if carryTooLong {
+            lineNumber += 1
+            counts.linesRead += 1
+            counts.skip("too-long", line: lineNumber)
+            carryTooLong = false
+            pending = nil
+        } else {
+            let held = carry
+            carry.removeAll(keepingCapacity: false)
+            try held.withUnsafeBufferPointer { try line($0) }
+        }
+    }
+
+    /// Ends the content: the last line without a newline, the last record.
+    ///
+    /// A file still being written (or copied) ends inside a line. Unless the content is
+    /// known `complete`, a last line without its newline is held back: counted `incomplete`,
+    /// never read, and so is the text record it would continue; the grown file, ingested
+    /// again, adds it (its other lines are duplicates by fingerprint). A `--style json`
+    /// array needs no such rule: an object is read when its closing brace is, and one still
+    /// open at the end is held back.
+    package func finish(complete: Bool) throws {
+        try archive?.finish()
+        if !carry.isEmpty || carryTooLong {
+            if complete || container == .logJSON { try flushCarry() } else { holdBackLastLine() }
+        }
+        try emitPending()
+        try transitions.finish(emit)
+        if container == .logJSON, jsonDepth > 0 {
+            counts.skip("incomplete", line: jsonObjectLine)
+            if !complete { counts.heldBackFrom = jsonObjectLine }
+        }
+        if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us + Int64(lastMicros) }
+        if let local = lastLocalUS { counts.lastUS = LocalTime.utc(localUS: local, zone: zone).us }
+    }
+
+    private func holdBackLastLine() {
+        lineNumber += 1
+        counts.linesRead += 1
+        var from = lineNumber
+        if let record = pending, carryTooLong || continuesRecord(carry) {
+            from = record.line
+            pending = nil
+        }
+        counts.skip("incomplete", line: from)
+        counts.heldBackFrom = from
+        carry = []
+        carryTooLong = false
+    }
+
+    /// Whether a text line would be read as part of the record before it.
+    private func continuesRecord(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer { raw in
+            var b = raw
+            if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
+            if b.isEmpty { return true }
+            if case .other = textHeader(b) { return true }
+            return false
+        }
+    }
+
+    private func line(_ raw: UnsafeBufferPointer<UInt8>) throws {
+        lineNumber += 1
+        counts.linesRead += 1
+        var b = raw
+        if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
+        if !sawContent { sawContent = b.contains { $0 != 0x20 && $0 != 0x09 } }
+        switch lines {
+        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation: try textLine(b)
+        case .logNDJSON: try jsonRecordLine(b)
+        case .logJSON: try jsonArrayLine(b)
+        case .privacyReport: try privacyReportLine(b)
+        case .pymobiledevice3JSON: try pymobiledevice3JSONLine(b)
+        case .messageOnly: messageOnlyLine(b)
+        case .sysdiagnose, .infoPlist, .deviceInfo: break
+        }
+    }
+
+    // MARK: Text containers
+
+    private func textLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        if b.isEmpty {
+            // Blank lines inside a record are part of it; between records they are noise.
+            if pending != nil { counts.note("continuation"); appendContinuation(b) } else { counts.skip("noise") }
+            return
+        }
+        switch textHeader(b) {
+        case .record(let h):
+            recognised += 1
+            try emitPending()
+            try startRecord(h, b)
+        case .noise:
+            recognised += 1
+            try emitPending()
+            counts.skip("noise")
+        case .badTimestamp:
+            try emitPending()
+            counts.skip("bad-timestamp", line: lineNumber)
+        case .malformed:
+            try emitPending()
+            counts.skip("malformed", line: lineNumber)
+        case .other:
+            if pending != nil {
+                counts.note("continuation")
+                appendContinuation(b)
+            } else {
+                counts.skip("malformed", line: lineNumber)
+            }
+        }
+    }
+
+    private func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
+        switch lines {
+        case .idevicesyslog: TextHeaders.idevicesyslog(b)
+        case .logShow: TextHeaders.logShow(b)
+        case .console: TextHeaders.console(b)
+        case .pymobiledevice3: TextHeaders.pymobiledevice3(b)
+        case .bsdSyslog: TextHeaders.bsdSyslog(b)
+        case .mobileInstallation: TextHeaders.mobileInstallation(b)
+        default: TextHeaders.logSyslog(b)
+        }
+    }
+
+    private func startRecord(_ h: TextHeader, _ b: UnsafeBufferPointer<UInt8>) throws {
+        var timeUS: Int64
+        var offset: Int32? = h.offset
+        var local: Int64 = 0
+        if let stamp = h.syslogStamp {
+            guard let placed = clock.place(month: stamp.month, day: stamp.day, seconds: stamp.seconds) else {
+                counts.skip("bad-timestamp", line: lineNumber) // Feb 30, or Feb 29 in a common year
+                return
+            }
+            if placed.backwards { counts.note("time-backwards") }
+            local = placed.local
+            lastMicros = h.micros
+            if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us + Int64(h.micros) }
+            timeUS = 0 // resolved below, only for candidates
+        } else if let local = h.localUS {
+            if let last = lastLocalUS, local < last { counts.note("time-backwards") }
+            lastLocalUS = local
+            if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local, zone: zone).us }
+            timeUS = 0 // resolved below, only for candidates
+        } else {
+            if let dayUS = h.dayUS, let offset = h.offset {
+                timeUS = dayClock.utc(dayUS: dayUS, offset: offset)
+            } else {
+                timeUS = h.timeUS ?? 0
+            }
+            if let last = counts.lastUS, timeUS < last { counts.note("time-backwards") }
+            if counts.firstUS == nil { counts.firstUS = timeUS }
+            counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
+        }
+        if counts.deviceName == nil, let d = h.device, !d.isEmpty {
+            counts.deviceName = String(decoding: UnsafeBufferPointer(rebasing: b[d]), as: UTF8.self)
+            try sink.deviceNamed(counts.deviceName!)
+        }
+        let start = min(h.messageStart, b.count)
+        let text = UnsafeBufferPointer(rebasing: b[start...])
+        guard catalog.isCandidate(text) else {
+            pending = Pending(line: lineNumber, timeUS: 0, offset: nil, process: "", pid: nil, message: [], isCandidate: false)
+            return
+        }
+        if h.syslogStamp != nil {
+            let utc = clock.utc(local: local)
+            timeUS = utc.us + Int64(h.micros)
+            offset = zone == nil ? nil : utc.offset
+        } else if let local = h.localUS {
+            (timeUS, offset) = LocalTime.utc(localUS: local, zone: zone)
+        }
+        var message = Array(text)
+        if let cut = h.dropped, cut.lowerBound >= start, cut.upperBound <= b.count {
+            message.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start))
+        }
+        // The MobileInstallation log is installd's.
+        let process = lines == .mobileInstallation ? "installd" : String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self)
+        pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset, process: process,
+                          pid: h.pid, message: message, isCandidate: true)
+    }
+
+    private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {
+        guard pending?.isCandidate == true else { return }
+        if pending!.message.count + b.count + 1 > RecordParser.maxLineBytes { return }
+        pending!.message.append(0x0a)
+        pending!.message.append(contentsOf: b)
+    }
+
+    private func emitPending() throws {
+        guard let p = pending else { return }
+        pending = nil
+        guard p.isCandidate else { return }
+        var bytes = p.message
+        if lines == .idevicesyslog, bytes.contains(UInt8(ascii: "\\")) {
+            bytes.withUnsafeBufferPointer { VisDecoding.decode($0, into: &scratch) }
+            bytes = scratch
+        }
+        if lines == .pymobiledevice3 { RecordParser.dropLabel(&bytes) }
+        try recognise(bytes, line: p.line, timeUS: p.timeUS, offset: p.offset, process: p.process, pid: p.pid)
+    }
+
+    // MARK: Recognition
+
+    private func recognise(_ bytes: [UInt8], line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
+        var message: String
+        var utf8 = bytes
+        if let valid = String(validating: bytes, as: UTF8.self) {
+            message = valid
+        } else {
+            counts.note("invalid-utf8")
+            message = String(decoding: bytes, as: UTF8.self)
+            utf8 = Array(message.utf8)
+        }
+        switch catalog.recognise(message, utf8: utf8, process: process) {
+        case .nothing:
+            return
+        case .incomplete:
+            counts.skip("incomplete", line: line)
+        case .malformed:
+            counts.skip("malformed", line: line)
+        case .link(let bundleId, let linkPid):
+            try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
+        case .event(var event):
+            if event.droppedNonFinite { counts.note("non-finite-number") }
+            if event.scope == .app, catalog.isSystemProcess(process) {
+                // iOS's own CLLocationManager (routined, contextstored, ...): its line, no app's.
+                event.scope = .system
+                event[.appPid] = nil
+                event[.bundleId] = nil
+            }
+            if event.scope == .app, event[.appPid] == nil, let pid { event[.appPid] = .integer(pid) }
+            if message.utf8.count > RecordParser.maxMessageBytes {
+                counts.note("message-truncated")
+                message = String(decoding: message.utf8.prefix(RecordParser.maxMessageBytes), as: UTF8.self) + "…"
+            }
+            try store(event, message: message, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
+        }
+    }
+
+    private func store(_ event: Event, message: String, line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
+        if LineFingerprint.second(timeUS) != sameSecond {
+            sameSecond = LineFingerprint.second(timeUS)
+            sameSecondCounts.removeAll(keepingCapacity: true)
+        }
+        let base = LineFingerprint.of(process: process, pid: pid, message: message, ordinal: 0)
+        let ordinal = sameSecondCounts[base, default: 0]
+        sameSecondCounts[base] = ordinal + 1
+        let fingerprint = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
+        let parsed = ParsedEvent(line: line, timeUS: timeUS, offset: offset, process: process, pid: pid,
+                                 event: event, message: message, fingerprint: fingerprint)
+        if event.kind == .appState || event.kind == .launch,
+           case .integer(let appPid)? = event[.appPid], case .text(let bundle)? = event[.bundleId] {
+            // Every line of a transition links its pid, the repeats too.
+            try sink.link(bundleId: bundle, pid: appPid, timeUS: timeUS)
+        }
+        try transitions.take(parsed, rank: catalog.rank[event.pattern] ?? Int.max, emit: emit) { _ in
+            counts.skip("repeat")
+        }
+    }
+
+    /// Hands on an event that is kept.
+    private func emit(_ e: ParsedEvent) throws {
+        counts.eventsByKind[e.event.kind.rawValue, default: 0] += 1
+        try sink.event(e)
+    }
+
+    // MARK: JSON containers
+
+    private static let eventMessageKey = Array("\"eventMessage\"".utf8)
+    private static let finishedKey = Array("\"finished\"".utf8)
+
+    private func jsonRecordLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        var i = 0
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        if i == b.count { counts.skip("noise"); return }
+        guard b[i] == UInt8(ascii: "{") else {
+            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) {
+                recognised += 1
+                counts.skip("noise")
+            } else {
+                counts.skip("malformed", line: lineNumber)
+            }
+            return
+        }
+        try jsonRecord(UnsafeBufferPointer(rebasing: b[i...]), line: lineNumber)
+    }
+
+    /// One `log show --style ndjson|json` record.
+    private func jsonRecord(_ b: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        guard JSONScan.string(key: RecordParser.eventMessageKey, in: b, into: &scratch) else {
+            // The trailer {"count":N,"finished":1}, or an object with no message.
+            if RecordParser.finishedKey.withUnsafeBufferPointer({ memmem(b.baseAddress, b.count, $0.baseAddress, $0.count) }) != nil {
+                recognised += 1
+            }
+            counts.skip("noise")
+            return
+        }
+        recognised += 1
+        let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
+        let text = String(decoding: b, as: UTF8.self)
+        guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: line); return }
+        var timeUS: Int64 = 0
+        var offset: Int32? = nil
+        if case .string(let stamp)? = fields["timestamp"] {
+            let parsed = Array(stamp.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0) }
+            guard let parsed else { counts.skip("bad-timestamp", line: line); return }
+            timeUS = parsed.us
+            offset = parsed.offset
+        } else {
+            counts.skip("bad-timestamp", line: line)
+            return
+        }
+        if let last = counts.lastUS, timeUS < last { counts.note("time-backwards") }
+        if counts.firstUS == nil { counts.firstUS = timeUS }
+        counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
+        guard isCandidate else { return }
+        var process: String? = nil
+        if case .string(let path)? = fields["processImagePath"] {
+            process = path.split(separator: "/").last.map(String.init) ?? path
+        }
+        var pid: Int64? = nil
+        if case .number(let n)? = fields["processID"] {
+            // 1e300, 1.5: no pid; the record is still read.
+            pid = Int64(exactly: n)
+            if pid == nil { counts.note("number-out-of-range") }
+        }
+        try recognise(scratch, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
+    }
+
+    /// `--style json`: objects spread over lines inside one array.
+    private func jsonArrayLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        if !jsonStarted, let first = b.first(where: { $0 != 0x20 && $0 != 0x09 }) {
+            jsonStarted = true
+            if first == UInt8(ascii: "[") { recognised += 1 }
+        }
+        var objectStart: Int? = nil
+        for i in 0..<b.count {
+            let c = b[i]
+            if jsonInString {
+                if jsonEscape { jsonEscape = false } else if c == UInt8(ascii: "\\") { jsonEscape = true } else if c == UInt8(ascii: "\"") { jsonInString = false }
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""): jsonInString = true
+            case UInt8(ascii: "{"):
+                if jsonDepth == 0 {
+                    objectStart = i
+                    jsonObjectLine = lineNumber
+                    jsonObject.removeAll(keepingCapacity: true)
+                    jsonObjectTooLong = false
+                }
+                jsonDepth += 1
+            case UInt8(ascii: "}"):
+                jsonDepth -= 1
+                if jsonDepth == 0 {
+                    appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
+                    objectStart = nil
+                    if jsonObjectTooLong {
+                        counts.skip("too-long", line: jsonObjectLine)
+                    } else {
+                        let object = jsonObject
+                        try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
+                    }
+                    jsonObject.removeAll(keepingCapacity: true)
+                } else if jsonDepth < 0 {
+                    jsonDepth = 0
+                    counts.skip("malformed", line: lineNumber)
+                }
+            default: break
+            }
+        }
+        if jsonDepth > 0 { appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...])) }
+    }
+
+    /// Adds a line's part of the object being accumulated, up to `maxLineBytes` for the object.
+    private func appendJSONObject(_ part: UnsafeBufferPointer<UInt8>) {
+        if jsonObjectTooLong { return }
+        if jsonObject.count + part.count + 1 > RecordParser.maxLineBytes {
+            jsonObjectTooLong = true
+            jsonObject = []
+            return
+        }
+        jsonObject.append(contentsOf: part)
+        jsonObject.append(0x0a)
+    }
+
+    /// pymobiledevice3 `--label` appends ` [subsystem][category]` to the message: not part of it
+    /// (so that the same line exported without labels, or by idevicesyslog, is the same message).
+    static func dropLabel(_ bytes: inout [UInt8]) {
+        guard bytes.last == UInt8(ascii: "]") else { return }
+        var i = bytes.count - 2
+        var brackets = 0
+        // Back over "[category]" and "[subsystem]": no bracket or line break inside either.
+        while i >= 0 {
+            let c = bytes[i]
+            if c == UInt8(ascii: "[") {
+                brackets += 1
+                if brackets == 2 { break }
+                guard i >= 1, bytes[i - 1] == UInt8(ascii: "]") else { return }
+                i -= 2
+                continue
+            }
+            if c == UInt8(ascii: "]") || c == 0x0a { return }
+            i -= 1
+        }
+        guard brackets == 2, i >= 1, bytes[i - 1] == 0x20 else { return }
+        bytes.removeSubrange((i - 1)...)
+    }
+
+    // MARK: pymobiledevice3 --format json
+
+    private static let messageKey = Array("\"message\"".utf8)
+
+    /// `{"pid": 64, "timestamp": "2026-11-20T09:00:00.123456", "level": "NOTICE", "image_name": "/System/…/CoreLocation",
+    /// "filename": "/usr/libexec/locationd", "message": "…", "label": {…} | null, …}`: host local time, no zone.
+    private func pymobiledevice3JSONLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        var i = 0
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        if i == b.count { counts.skip("noise"); return }
+        guard b[i] == UInt8(ascii: "{"), JSONScan.string(key: RecordParser.messageKey, in: b, into: &scratch) else {
+            counts.skip("malformed", line: lineNumber)
+            return
+        }
+        let object = UnsafeBufferPointer(rebasing: b[i...])
+        let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
+        guard let fields = MessageFields.parse(bytes: Array(object)) else { counts.skip("malformed", line: lineNumber); return }
+        guard case .string(let stamp)? = fields["timestamp"],
+              let local = Array(stamp.utf8).withUnsafeBufferPointer({ buf in buf.baseAddress.flatMap { LocalTime.dateTime($0, buf.count) } }),
+              local.length == stamp.utf8.count else {
+            counts.skip("bad-timestamp", line: lineNumber)
+            return
+        }
+        recognised += 1
+        if let last = lastLocalUS, local.localUS < last { counts.note("time-backwards") }
+        lastLocalUS = local.localUS
+        if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local.localUS, zone: zone).us }
+        guard isCandidate else { return }
+        let (timeUS, offset) = LocalTime.utc(localUS: local.localUS, zone: zone)
+        var process: String? = nil
+        if case .string(let path)? = fields["filename"] {
+            process = path.split(separator: "/").last.map(String.init) ?? path
+        }
+        var pid: Int64? = nil
+        if case .number(let n)? = fields["pid"], n >= 0, n < 1e15, n == n.rounded() { pid = Int64(n) }
+        try recognise(scratch, line: lineNumber, timeUS: timeUS, offset: offset, process: process, pid: pid)
+    }
+
+    // MARK: A file of bare messages
+
+    /// A file of messages without their prefixes (Console's message column only): there is
+    /// no time, so no event; every line is counted.
+    private func messageOnlyLine(_ b: UnsafeBufferPointer<UInt8>) {
+        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { counts.skip("noise"); return }
+        recognised += 1
+        counts.skip("no-prefix")
+    }
+
+    // MARK: App Privacy Report
+
+    private func privacyReportLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        let text = String(decoding: b, as: UTF8.self)
+        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { counts.skip("noise"); return }
+        guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: lineNumber); return }
+        if case .string? = fields["type"] { recognised += 1 }
+        guard case .string("access")? = fields["type"], case .string("location")? = fields["category"] else {
+            counts.skip("not-location")
+            return
+        }
+        guard case .string(let stamp)? = fields["timeStamp"],
+              let time = Array(stamp.utf8).withUnsafeBufferPointer({ Timestamps.parseISOLike($0) }) else {
+            counts.skip("bad-timestamp", line: lineNumber)
+            return
+        }
+        let kind: EventKind
+        switch fields["kind"] {
+        case .string("intervalBegin")?: kind = .accessBegin
+        case .string("intervalEnd")?: kind = .accessEnd
+        default: counts.skip("malformed", line: lineNumber); return
+        }
+        var event = Event(kind: kind, pattern: "privacy-report.location")
+        event[.bundleId] = Normaliser.value(MessageFields.lookup("accessor.identifier", in: fields), for: .bundleId)
+        event[.value] = Normaliser.value(fields["identifier"], for: .value)
+        if counts.firstUS == nil || time.us < counts.firstUS! { counts.firstUS = time.us }
+        if counts.lastUS == nil || time.us > counts.lastUS! { counts.lastUS = time.us }
+        try store(event, message: text, line: lineNumber, timeUS: time.us, offset: time.offset, process: nil, pid: nil)
+    }
+}

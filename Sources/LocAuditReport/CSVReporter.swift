@@ -1,0 +1,25 @@
+import LocAuditModel
+import LocAuditStore
+
+/// One row per finding (RFC 4180), for spreadsheets.
+public enum CSVReporter {
+    public static let identifier = "csv"
+    static let header = ["rule", "severity", "device", "bundleId", "pid", "sessionStart", "time", "message", "evidence", "change", "timeZone"]
+
+    public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
+        var rows = [header]
+        for f in report.findings {
+            rows.append([f.rule, f.severity.rawValue, f.device, f.bundleId, f.pid.map(String.init) ?? "", f.sessionStart ?? "",
+                         f.time, f.message, f.evidence.map(\.text).joined(separator: " "),
+                         report.new.contains(f.fingerprint) ? "new" : "persisting", report.coverage.timeZones?[f.device] ?? ""])
+        }
+        return rows.map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Quoted when it must be; a cell a spreadsheet would run as a formula (=, +, -, @) is
+    /// prefixed with an apostrophe, since these strings come from logs.
+    static func field(_ s: String) -> String {
+        guard let first = s.first, "=+-@\t\r".contains(first) else { return quotedCSV(s) }
+        return quotedCSV("'" + s)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import LocAuditModel
+import LocAuditRead
+import LocAuditStore
+
+/// One `--report FORMAT[:PATH]`: a format and where it goes (standard output without a path).
+public struct ReportRequest: Sendable, Equatable {
+    public var format: OutputFormat
+    public var path: String?
+
+    public init(format: OutputFormat, path: String? = nil) {
+        self.format = format
+        self.path = path
+    }
+
+    /// `html:out/audit.html`, `junit:out/junit.xml`, `text`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let first = parts.first, let format = OutputFormat(rawValue: first.lowercased()) else { return nil }
+        self.format = format
+        self.path = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+    }
+
+    /// Renders every request, then writes them (see `deliver`). The HTML report reads its
+    /// timelines and evidence lines from `store`.
+    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions, store: Store) throws {
+        var reports: [(request: ReportRequest, text: String)] = []
+        for request in requests {
+            var opts = options
+            if request.path != nil { opts.color = false }
+            reports.append((request, try render(request.format, report, options: opts, store: store)))
+        }
+        try deliver(reports, run: report.runId)
+    }
+
+    /// Writes rendered reports through `Output`: every file first (regular files replaced
+    /// only once all are complete), then standard output (at most one request goes there).
+    /// An error says the audit `run` is recorded and how to render it again.
+    static func deliver(_ reports: [(request: ReportRequest, text: String)], run: Int64?) throws {
+        do {
+            try Output.write(reports.compactMap { r in r.request.path.map { (path: $0, text: r.text) } })
+            let stdout = reports.filter { $0.request.path == nil }.map(\.text).joined()
+            if !stdout.isEmpty { try Output.standardOutput(stdout) }
+        } catch let error as OutputError {
+            guard let run else { throw error }
+            throw OutputError(error.description + " The audit is recorded as run \(run): `locaudit report --run \(run)` writes its reports again.")
+        }
+    }
+
+    /// A report in a format: the HTML page reads its timelines, evidence lines and devices from
+    /// the store, the fleet summaries the run's history (and the HTML one the devices' names).
+    static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
+        switch format {
+        case .html:
+            return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
+        case .fleet:
+            return try format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
+        case .fleetHTML:
+            let fleet = try FleetSummary.load(database: store.path, upToRun: report.runId)
+            let devices = try store.deviceLabels(Set(fleet.open.map(\.device)))
+            return try format.render(report, options: options, html: HTMLReportInputs(devices: devices), fleet: fleet)
+        default:
+            return try format.render(report, options: options)
+        }
+    }
+}

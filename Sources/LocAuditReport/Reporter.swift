@@ -1,0 +1,111 @@
+import Foundation
+import LocAuditModel
+import LocAuditStore
+
+/// Report formats of `locaudit audit --format` and `--report FORMAT[:PATH]`.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// For people at a terminal.
+    case text
+    /// For tools: the findings with exactly the documented field names.
+    case json
+    /// For a ticket.
+    case markdown
+    /// For CI dashboards.
+    case junit
+    /// For spreadsheets.
+    case csv
+    /// For log shippers.
+    case jsonl
+    /// For people reading a page: summaries and a timeline per session with findings.
+    case html
+    /// The fleet at a glance: app x iOS version, device x rule, trend over the runs.
+    case fleet
+    /// The same, as one self-contained HTML page.
+    case fleetHTML = "fleet-html"
+
+    /// The fleet summary formats, which also read the store's earlier runs.
+    public var isFleetSummary: Bool { self == .fleet || self == .fleetHTML }
+
+    /// The report in this format. `html` also draws what `Store.htmlReportInputs` loads
+    /// (timelines, evidence lines, device names; without them the page has no timelines, and
+    /// `fleet-html` its devices' names); the fleet
+    /// summaries use `fleet` (the store's history), else this run's findings alone. Throws
+    /// `OutputError` when a JSON report cannot be encoded (never an empty report instead).
+    public func render(_ report: AuditReport, options: ReportOptions = ReportOptions(),
+                       html: HTMLReportInputs = HTMLReportInputs(),
+                       fleet: FleetSummary? = nil) throws -> String {
+        switch self {
+        case .text: return TextReporter.generateReport(report, options: options)
+        case .json: return try JSONReporter.generateReport(report, options: options)
+        case .markdown: return MarkdownReporter.generateReport(report, options: options)
+        case .junit: return JUnitReporter.generateReport(report, options: options)
+        case .csv: return CSVReporter.generateReport(report, options: options)
+        case .jsonl: return try JSONLinesReporter.generateReport(report, options: options)
+        case .html:
+            return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, devices: html.devices, options: options)
+        case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))
+        case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report), devices: html.devices)
+        }
+    }
+}
+
+extension OutputFormat {
+    /// What each format is for, for `--help`.
+    public var summary: String {
+        switch self {
+        case .text: return "for a terminal, grouped by device and app"
+        case .json: return "the findings, coverage and run metadata"
+        case .markdown: return "for pasting into a ticket"
+        case .junit: return "JUnit XML: a test case per session and rule (Jenkins, GitLab)"
+        case .csv: return "one row per finding"
+        case .jsonl: return "one finding per line, for log shippers"
+        case .html: return "one self-contained page with a timeline per session"
+        case .fleet: return "the fleet: app x iOS version, device x rule, trend over runs"
+        case .fleetHTML: return "the fleet summary as one HTML page"
+        }
+    }
+}
+
+/// What every reporter shares: verdict wording and counts.
+enum ReportText {
+    /// `FAIL: 3 findings (1 critical, 2 high)`, `PASS`, or `INSUFFICIENT EVIDENCE`: the last line of a report.
+    static func verdict(_ report: AuditReport) -> String {
+        switch report.verdict {
+        case .insufficientEvidence:
+            return "INSUFFICIENT EVIDENCE"
+        case .pass:
+            return "PASS"
+        case .findings:
+            let counts = severityCounts(report.findings)
+            if report.exitCode == 1 {
+                return "FAIL: \(plural(report.findings.count, "finding")) (\(counts))"
+            }
+            return "PASS: no finding at or above \(report.failOn.rawValue) (\(plural(report.findings.count, "finding")): \(counts))"
+        }
+    }
+
+    /// `1 critical, 2 high` (severities present, most severe first).
+    static func severityCounts(_ findings: [Finding]) -> String {
+        Severity.allCases.reversed().compactMap { severity in
+            let n = findings.filter { $0.severity == severity }.count
+            return n == 0 ? nil : "\(n) \(severity.rawValue)"
+        }.joined(separator: ", ")
+    }
+
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    /// A string from a log, made safe for one line of a terminal: no line breaks, no control
+    /// characters (a log line must not forge report lines or terminal escapes).
+    static func oneLine(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n", "\r": out += "⏎"
+            case "\u{1B}": out += "␛"
+            default:
+                if scalar.properties.generalCategory == .control { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

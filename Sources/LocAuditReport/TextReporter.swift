@@ -1,0 +1,78 @@
+import LocAuditModel
+
+/// The report for a terminal: findings grouped by device and app, most severe first,
+/// then what changed, coverage, and one verdict line. Colours only when asked (on a terminal).
+public enum TextReporter {
+    public static let identifier = "text"
+
+    public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
+        let paint = Paint(enabled: options.color)
+        var out = "locaudit audit: run \(report.runId) at \(report.startedAt) on \(ReportText.oneLine(report.database)), "
+            + "\(report.events) events, \(report.coverage.sessions) sessions\n"
+        let byDevice = Dictionary(grouping: report.findings, by: \.device)
+        for device in byDevice.keys.sorted() {
+            let findings = byDevice[device]!
+            let versions = Set(findings.compactMap(\.osVersion)).sorted()
+            out += "\n" + paint.bold("Device \(ReportText.oneLine(device))") + (versions.isEmpty ? "" : " (iOS \(versions.joined(separator: ", ")))") + "\n"
+            let byApp = Dictionary(grouping: findings, by: \.bundleId)
+            for app in byApp.keys.sorted() {
+                out += "  \(paint.bold(ReportText.oneLine(app)))\n"
+                for f in byApp[app]!.sorted(by: Finding.reportOrder) {
+                    let tag = report.new.contains(f.fingerprint) ? "new" : "persisting"
+                    var place = f.sessionStart.map { "session pid \(f.pid.map(String.init) ?? "-") from \($0)" } ?? "configuration"
+                    if let os = f.osVersion { place += ", iOS \(os)" }
+                    out += "    \(paint.severity(f.severity)) \(f.rule) [\(tag)] \(place)\n"
+                    out += "      \(f.time): \(ReportText.oneLine(f.message))\n"
+                    out += "      evidence: \(f.evidence.prefix(6).map { ReportText.oneLine($0.text) }.joined(separator: ", "))"
+                    if f.evidence.count > 6 { out += " and \(f.evidence.count - 6) more" }
+                    out += "\n"
+                }
+            }
+        }
+        if !report.resolved.isEmpty {
+            out += "\nResolved since the previous run:\n"
+            for f in report.resolved {
+                out += "  \(f.rule): \(ReportText.oneLine(f.bundleId)) on \(ReportText.oneLine(f.device)), \(f.time): \(ReportText.oneLine(f.message))\n"
+            }
+        }
+        out += "\nSince the previous run: \(report.new.count) new, \(report.persisting.count) persisting, \(report.resolved.count) resolved."
+        if report.hiddenByBaseline > 0 { out += " \(report.hiddenByBaseline) hidden by the baseline." }
+        out += "\n" + coverage(report.coverage)
+        let verdict = ReportText.verdict(report)
+        out += (report.exitCode == 0 && report.verdict != .insufficientEvidence ? paint.green(verdict) : paint.red(verdict)) + "\n"
+        return out
+    }
+
+    static func coverage(_ c: Coverage) -> String {
+        var out = "Coverage: \(c.evaluated) rule checks evaluated, \(c.notEvaluableCount) not evaluable, \(c.notApplicable) not applicable to the iOS version.\n"
+        for rule in c.notEvaluable.keys.sorted() {
+            let reasons = c.notEvaluable[rule]!.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; ")
+            out += "  not evaluable: \(rule): \(reasons)\n"
+        }
+        if c.sessionsWithUnknownVersion > 0 {
+            out += "  \(c.sessionsWithUnknownVersion) session\(c.sessionsWithUnknownVersion == 1 ? "" : "s") of unknown iOS version: only the rules valid on every version ran (pass --os to ingest, or a sidecar .ideviceinfo.txt).\n"
+        }
+        for s in c.insufficientSessions { out += "  insufficient evidence: \(ReportText.oneLine(s))\n" }
+        for (device, note) in (c.timeZones ?? [:]).sorted(by: { $0.key < $1.key }) {
+            out += "  \(ReportText.oneLine(device)): \(note)\n"
+        }
+        return out
+    }
+
+    /// ANSI colours, or nothing.
+    struct Paint {
+        var enabled: Bool
+        private func wrap(_ code: String, _ s: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+        func bold(_ s: String) -> String { wrap("1", s) }
+        func red(_ s: String) -> String { wrap("31;1", s) }
+        func green(_ s: String) -> String { wrap("32;1", s) }
+        func severity(_ s: Severity) -> String {
+            let label = s.rawValue.uppercased()
+            switch s {
+            case .critical, .high: return wrap("31;1", label)
+            case .medium: return wrap("33", label)
+            case .low, .info: return wrap("36", label)
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import LocAuditModel
+import LocAuditNormalise
+
+/// A family of messages: what a log can show about an app, and so what the audit can judge.
+public enum MessageFamily: String, CaseIterable, Codable, Sendable {
+    /// The app's own CoreLocation lines.
+    case app
+    /// App states and launches.
+    case appState = "app-state"
+    /// locationd about the app: status and accuracy changes, location subscriptions.
+    case daemon
+    /// The background location indicator (blue bar).
+    case indicator
+    /// Authorization prompts and their answers.
+    case prompts
+    /// Installs and uninstalls.
+    case installs
+    /// App Privacy Report intervals.
+    case privacyReport = "privacy-report"
+    /// iOS's own CLLocationManager lines (`systemProcesses`): stored, never an app's.
+    case system
+
+    /// What the family's lines are.
+    public var meaning: String {
+        switch self {
+        case .app: return "the app's own CoreLocation lines: authorization callbacks, deliveries, calls, manager flags, crashes"
+        case .appState: return "app states and launches (locationd, RunningBoard, FrontBoard, SpringBoard)"
+        case .daemon: return "locationd about the app: status and accuracy changes, location subscriptions"
+        case .indicator: return "the blue bar (background location indicator) naming the app"
+        case .prompts: return "authorization prompts and the user's answers"
+        case .installs: return "installs and uninstalls (MobileInstallation, installd)"
+        case .privacyReport: return "App Privacy Report location intervals"
+        case .system: return "iOS's own CLLocationManager lines (routined, contextstored, ...), never an app's"
+        }
+    }
+
+    /// What the audit cannot judge on a device whose logs have none of the family's lines.
+    public var withoutIt: String? {
+        switch self {
+        case .app: return "no delivery, status callback or manager flag of any app can be judged (an export filtered to system processes?)"
+        case .appState: return "foreground and background cannot be told apart: the background rules are not evaluable"
+        case .daemon: return "statuses are known only from the apps' own callbacks"
+        case .indicator: return "missing-blue-bar and unexpected-blue-bar cannot be judged"
+        case .prompts: return "prompts and answers cannot be judged (repeated-always-prompt, direct-always-grant)"
+        case .installs: return "an uninstall, which resets an app's authorization, cannot be seen"
+        case .privacyReport, .system: return nil
+        }
+    }
+
+    /// The family of an event recognised by `pattern` (nil: not in the catalog) of `kind`,
+    /// logged by `process`.
+    static func of(kind: EventKind, pattern: CatalogPattern?, process: String?, catalog: Catalog) -> MessageFamily {
+        switch kind {
+        case .accessBegin, .accessEnd: return .privacyReport
+        case .install, .uninstall: return .installs
+        case .prompt, .promptResponse: return .prompts
+        case .blueBar: return .indicator
+        case .appState, .launch, .relaunch: return .appState
+        case .statusChange, .accuracyChange: return .daemon
+        case .authorization, .location, .property, .call, .crash, .usageKeyMissing:
+            // A pattern no longer in the catalog: these kinds are the app's own lines.
+            let scope = pattern?.scope ?? .app
+            if scope == .system { return .daemon }
+            return catalog.isSystemProcess(process) ? .system : .app
+        }
+    }
+}
+
+/// Which message families a store's logs contain, per device: `locaudit catalog coverage`.
+public struct MessageCoverage: Sendable, Codable {
+    public struct Device: Sendable, Codable {
+        public var device: String
+        /// Family -> events (every family, 0 when none).
+        public var families: [String: Int]
+    }
+    public var database: String
+    public var devices: [Device]
+
+    /// Counts the events of every device by family.
+    public static func read(database: String, catalog: Catalog) throws -> MessageCoverage {
+        let patterns = Dictionary(catalog.patterns.map { ($0.id, $0) }) { first, _ in first }
+        return try Store(path: database, access: .read).connect(readOnly: true).read { db in
+            var counts: [String: [MessageFamily: Int]] = [:]
+            for device in try String.fetchAll(db, sql: "SELECT id FROM devices ORDER BY id") { counts[device] = [:] }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT device_id, kind, pattern, process, count(*) FROM events GROUP BY device_id, kind, pattern, process
+                """)
+            for row in rows {
+                guard let kind = EventKind(rawValue: row[1]) else { continue }
+                let family = MessageFamily.of(kind: kind, pattern: patterns[row[2] as String], process: row[3], catalog: catalog)
+                counts[row[0], default: [:]][family, default: 0] += row[4] as Int
+            }
+            return MessageCoverage(database: database, devices: counts.keys.sorted().map { device in
+                Device(device: device, families: Dictionary(uniqueKeysWithValues: MessageFamily.allCases.map {
+                    ($0.rawValue, counts[device]?[$0] ?? 0)
+                }))
+            })
+        }
+    }
+
+    /// One block per device: each family's events, and what a missing family leaves unjudged.
+    public var text: String {
+        guard !devices.isEmpty else { return "\(database): no device has a log yet; ingest some first.\n" }
+        var out = ""
+        for device in devices {
+            out += "Device \(device.device)\n"
+            for family in MessageFamily.allCases {
+                let n = device.families[family.rawValue] ?? 0
+                let name = family.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
+                let count = String(n).leftPadded(to: 7)
+                if n == 0, let without = family.withoutIt {
+                    out += "  \(name)\(count)  none: \(without)\n"
+                } else {
+                    out += "  \(name)\(count)  \(family.meaning)\n"
+                }
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import LocAuditModel
+
+/// Writes what an audit found: sessions, findings (one row per finding, updated by
+/// re-audits, never duplicated) and the run, with what is new, persisting and resolved.
+package enum AuditRecorder {
+    /// Replaces the stored sessions of the devices and apps in scope.
+    package static func replaceSessions(_ timelines: [[ReplayedSession]], scope: AuditOptions, in db: Database) throws {
+        // Sessions a prune took lines from stay as they were: the replay no longer rebuilds them.
+        try db.execute(sql: "DELETE FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL", arguments: scope.scope.arguments)
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO sessions (device_id, bundle_id, pid, start_us, start, end_us, end, end_reason, launch_intent,
+                relaunch_service, os_version, events, first_event_id, last_event_id, status_at_start, status_at_end)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for replayed in timelines.joined() {
+            let s = replayed.session
+            try insert.execute(arguments: [
+                s.deviceId, s.bundleId, s.pid, s.startUS, Timestamps.isoUTC(s.startUS), s.endUS, Timestamps.isoUTC(s.endUS),
+                s.endReason.rawValue, s.launchIntent, s.relaunchService?.rawValue, s.osVersion?.text, s.events.count,
+                s.events.first?.id, s.events.last?.id, replayed.initial.status?.rawValue, replayed.final.status?.rawValue,
+            ])
+        }
+    }
+
+    /// A finding keeps its identity when its session gains lines (an overlapping export, a
+    /// newly linked line, a zone-less export re-timed): a session finding whose fingerprint is
+    /// not stored takes the fingerprint of a stored finding of the same rule, device, app and
+    /// pid whose session's opening event is one of this session's events. Event ids do not
+    /// change when lines are added or re-timed. Returns the fingerprints taken over (found ->
+    /// stored); `sessions` is re-keyed to match.
+    package static func keepIdentities(_ found: inout [Finding], sessions: inout [String: SessionIdentity], in db: Database) throws -> [String: String] {
+        var renamed: [String: String] = [:]
+        var claimed = Set(found.map(\.fingerprint))
+        let stored = try db.makeStatement(sql: "SELECT 1 FROM findings WHERE fingerprint = ?")
+        let candidates = try db.makeStatement(sql: """
+            SELECT fingerprint, session_event FROM findings
+            WHERE device_id = ? AND bundle_id = ? AND rule = ? AND pid IS ? AND session_event IS NOT NULL
+            ORDER BY id
+            """)
+        for i in found.indices {
+            let f = found[i]
+            guard let session = sessions[f.fingerprint], try Int.fetchOne(stored, arguments: [f.fingerprint]) == nil else { continue }
+            for row in try Row.fetchAll(candidates, arguments: [f.device, f.bundleId, f.rule, f.pid]) {
+                let old: String = row[0]
+                guard !claimed.contains(old), session.events.contains(row[1]) else { continue }
+                claimed.insert(old)
+                renamed[f.fingerprint] = old
+                found[i].fingerprint = old
+                sessions[old] = sessions.removeValue(forKey: f.fingerprint)
+                break
+            }
+        }
+        return renamed
+    }
+
+    /// Records the run and its findings; fills new / persisting / resolved. Returns the run id.
+    package static func recordRun(_ found: [Finding], sessions: [String: SessionIdentity], report: inout AuditReport,
+                          options: AuditOptions, in db: Database) throws -> Int64 {
+        let optionsJSON = jsonText([
+            "device": options.devices.map { $0.sorted().joined(separator: ",") },
+            "app": options.bundleIds.map { $0.sorted().joined(separator: ",") },
+            "since": options.sinceUS.map(Timestamps.isoUTC), "until": options.untilUS.map(Timestamps.isoUTC),
+            "rules": options.selectedRules.sorted().joined(separator: ","), "failOn": options.failOn.rawValue,
+            "reducedAccuracyFloor": String(options.settings.reducedAccuracyFloor),
+        ])
+        try db.execute(sql: """
+            INSERT INTO audit_runs (started_at, options, events, sessions, findings, new, persisting, resolved,
+                evaluated, not_evaluable, verdict, exit_code, fail_on, coverage, checks)
+            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?)
+            """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
+                             report.coverage.evaluated, report.coverage.notEvaluableCount, report.failOn.rawValue,
+                             jsonText(report.coverage), jsonText(StoredChecks(report.checks))])
+        let run = db.lastInsertedRowID
+
+        // Findings the previous runs left open, each in its own scope: a session finding's is
+        // its device and app, a configuration finding's its app and iOS major version on every
+        // device (whichever device it was first recorded with).
+        let selected = options.selectedRules
+        var open: [String: Finding] = [:]
+        var pruned = Set<String>()
+        for row in try Row.fetchAll(db, sql: """
+            SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version,
+                evidence_pruned_at
+            FROM findings WHERE resolved_run IS NULL
+                AND (session_start IS NULL OR ?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1)))
+                AND (?2 IS NULL OR bundle_id IN (SELECT value FROM json_each(?2)))
+            """, arguments: options.scope.arguments) {
+            let finding = Finding(row: row)
+            if selected.contains(finding.rule), options.inWindow(finding.timeUS) { open[finding.fingerprint] = finding }
+            if row["evidence_pruned_at"] != nil { pruned.insert(finding.fingerprint) }
+        }
+        let current = Set(found.map(\.fingerprint))
+        report.new = current.subtracting(open.keys)
+        report.persisting = current.intersection(open.keys)
+        // A finding whose lines were pruned is not seen again, and not resolved either.
+        report.resolved = try open.values
+            .filter { try !current.contains($0.fingerprint) && !pruned.contains($0.fingerprint) && covers($0, options, in: db) }
+            .sorted(by: Finding.reportOrder)
+
+        let upsert = try db.makeStatement(sql: """
+            INSERT INTO findings (fingerprint, rule, severity, device_id, bundle_id, pid, os_version, session_start,
+                time_us, time, message, evidence, first_run, last_run, resolved_run, session_event)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, NULL, ?14)
+            ON CONFLICT (fingerprint) DO UPDATE SET
+                severity = excluded.severity, message = excluded.message, evidence = excluded.evidence,
+                time_us = excluded.time_us, time = excluded.time, last_run = excluded.last_run,
+                session_start = excluded.session_start, session_event = excluded.session_event, evidence_pruned_at = NULL,
+                first_run = CASE WHEN resolved_run IS NULL THEN first_run ELSE excluded.first_run END,
+                resolved_run = NULL
+            """)
+        for f in found {
+            let evidence = jsonText(f.evidence.map { AuditRecorder.EvidenceRow(event: $0.event, file: $0.file, line: $0.line) })
+            try upsert.execute(arguments: [f.fingerprint, f.rule, f.severity.rawValue, f.device, f.bundleId, f.pid, f.osVersion,
+                                           f.sessionStart, f.timeUS, f.time, f.message, evidence, run, sessions[f.fingerprint]?.opening])
+        }
+        for f in report.resolved {
+            try db.execute(sql: "UPDATE findings SET resolved_run = ? WHERE fingerprint = ?", arguments: [run, f.fingerprint])
+        }
+        try db.execute(sql: "UPDATE audit_runs SET new = ?, persisting = ?, resolved = ? WHERE id = ?",
+                       arguments: [report.new.count, report.persisting.count, report.resolved.count, run])
+        return run
+    }
+
+    /// Whether a run saw everything a finding it did not find again depends on: a session
+    /// finding's device and app are in the run's scope (the caller's query); a configuration
+    /// finding's app ran on that iOS major version only on devices in the scope.
+    private static func covers(_ finding: Finding, _ options: AuditOptions, in db: Database) throws -> Bool {
+        guard finding.sessionStart == nil, let devices = options.devices else { return true }
+        let major = IOSVersion(finding.osVersion)?.major
+        let elsewhere = try Row.fetchAll(db, sql: "SELECT DISTINCT device_id, os_version FROM sessions WHERE bundle_id = ?",
+                                         arguments: [finding.bundleId])
+            .filter { IOSVersion($0[1] as String?)?.major == major && !devices.contains($0[0]) }
+        return elsewhere.isEmpty
+    }
+
+    /// The session of a session finding, to know it again when it has gained lines.
+    package struct SessionIdentity {
+        /// The event that opened it (`findings.session_event`).
+        var opening: Int64
+        var events: Set<Int64>
+    
+
+        package init(opening: Int64, events: Set<Int64>) {
+            self.opening = opening
+            self.events = events
+        }
+}
+
+    /// Evidence as stored: with the event id.
+    struct EvidenceRow: Codable {
+        var event: Int64?
+        var file: String
+        var line: Int?
+    }
+}
+
+extension Finding {
+    /// A stored finding.
+    init(row: Row) {
+        let stored = (try? JSONDecoder().decode([AuditRecorder.EvidenceRow].self, from: Data((row[9] as String).utf8))) ?? []
+        let evidence = stored.map { EvidenceLine(file: $0.file, line: $0.line, event: $0.event) }
+        self.init(rule: row[1], severity: Severity(rawValue: row[2]) ?? .info, device: row[3], bundleId: row[4], pid: row[5],
+                  sessionStart: row[6], time: row[7], message: row[8], evidence: evidence, fingerprint: row[0],
+                  timeUS: row[10], osVersion: row[11])
+    }
+}

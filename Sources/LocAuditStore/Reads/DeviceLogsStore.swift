@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+import LocAuditModel
+
+extension DeviceLogs {
+    /// The families each device in `scope` carries, from its events (through the partial
+    /// index `events_by_family`: this condition is its own, word for word) and from what
+    /// prune kept of its apps' replays.
+    static func load(_ db: Database, scope: EventScope) throws -> [String: DeviceLogs] {
+        var logs: [String: DeviceLogs] = [:]
+        let devices = "(?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1)))"
+        for row in try Row.fetchAll(db, sql: """
+            SELECT DISTINCT device_id, kind FROM events INDEXED BY events_by_family
+            WHERE kind IN ('blue-bar', 'prompt', 'prompt-response', 'status-change', 'accuracy-change') AND \(devices)
+            """, arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
+            let kind = EventKind(rawValue: row[1] as String)
+            if kind == .blueBar { logs[row[0], default: DeviceLogs()].indicator = true }
+            if let kind, authorizationKinds.contains(kind) { logs[row[0], default: DeviceLogs()].authorization = true }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM replay_checkpoints WHERE \(devices)",
+                                    arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
+            guard let kept = try? JSONDecoder().decode(Kept.self, from: Data((row[1] as String).utf8)).deviceLogs else { continue }
+            var known = logs[row[0]] ?? DeviceLogs()
+            known.indicator = known.indicator || kept.indicator
+            known.authorization = known.authorization || kept.authorization
+            logs[row[0]] = known
+        }
+        return logs
+    }
+
+    /// The part of a stored replay state this reads.
+    private struct Kept: Decodable { var deviceLogs: DeviceLogs? }
+}

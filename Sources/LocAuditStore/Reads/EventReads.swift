@@ -1,0 +1,118 @@
+import GRDB
+import GRDBSQLite
+import LocAuditModel
+import LocAuditRead
+
+// The hot read of the audit: every event of the apps in scope, through a raw statement.
+
+extension AppEvent {
+    /// The columns `load` reads, in order.
+    static let selection = """
+        id, kind, time_us, device_id, bundle_id, app_pid, source_id, line, status, accuracy, temporary, provisional,
+        reason, app_state, service, call, horizontal_accuracy, location_private, property, value, prompt_kind,
+        prompt_options, choice, purpose_key, visible, intent, fingerprint, user_kill
+        """
+
+    /// Reads the current row of a statement selecting `selection`; nil for an unknown kind.
+    static func read(_ stmt: OpaquePointer, strings: inout StringTable) -> AppEvent? {
+        // Every text column but the ids has few distinct values: intern them too.
+        func text(_ i: Int32) -> String? {
+            sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : strings.intern(stmt, i)
+        }
+        func int(_ i: Int32) -> Int64? { sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i) }
+        func flag(_ i: Int32) -> Bool? { int(i).map { $0 != 0 } }
+        guard let kind = text(1).flatMap(EventKind.init(rawValue:)) else { return nil }
+        let statusText = text(8)
+        return AppEvent(
+            id: sqlite3_column_int64(stmt, 0), kind: kind, timeUS: sqlite3_column_int64(stmt, 2),
+            deviceId: strings.intern(stmt, 3), bundleId: strings.intern(stmt, 4), appPid: int(5),
+            sourceId: sqlite3_column_int64(stmt, 6), line: Int(sqlite3_column_int64(stmt, 7)), statusText: statusText,
+            accuracy: text(9).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(10), provisional: flag(11),
+            reason: text(12), appState: text(13).flatMap(AppState.init(rawValue:)),
+            service: text(14).flatMap(LocationService.init(rawValue:)), call: text(15),
+            horizontalAccuracy: sqlite3_column_type(stmt, 16) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, 16),
+            locationPrivate: int(17) == 1, property: text(18),
+            value: sqlite3_column_type(stmt, 19) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 19) : nil,
+            promptKind: text(20), promptOptions: text(21), choice: text(22), purposeKey: text(23), visible: flag(24),
+            intent: text(25), fingerprint: sqlite3_column_int64(stmt, 26), userKill: flag(27),
+            status: statusText.flatMap(AuthorizationStatus.init(rawValue:)))
+    }
+}
+
+extension EventScope {
+    /// SQL that keeps the rows in scope, binding `arguments` as `?1` (devices) and `?2` (apps):
+    /// each set travels as one JSON array, so any number of devices and apps is one statement.
+    static let condition = """
+        (?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1))) \
+        AND (?2 IS NULL OR bundle_id IN (SELECT value FROM json_each(?2)))
+        """
+    var arguments: StatementArguments { [devices.map { jsonText($0.sorted()) }, bundleIds.map { jsonText($0.sorted()) }] }
+
+    /// Every event of the apps in scope, by device and app, in time order (then file order).
+    ///
+    /// The table is read in storage order (a sequential scan) and sorted here: walking the
+    /// `events_by_app` index costs a random read per row.
+    func load(_ db: Database, progress: ProgressBar? = nil) throws -> [AppEvent] {
+        let statement = try db.makeStatement(sql: """
+            SELECT \(AppEvent.selection) FROM events NOT INDEXED
+            WHERE bundle_id IS NOT NULL AND \(EventScope.condition)
+            """)
+        try statement.setArguments(arguments)
+        let stmt = statement.sqliteStatement
+        var strings = StringTable()
+        var groups: [Int: [AppEvent]] = [:]
+        var rows = 0
+        while true {
+            rows += 1
+            if rows & 0x3FFF == 0 { progress?.advance(to: rows) }
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            if let event = AppEvent.read(stmt, strings: &strings) {
+                groups[strings.lastIndex(3) << 32 | strings.lastIndex(4), default: []].append(event)
+            }
+        }
+        sqlite3_reset(stmt)
+        var events: [AppEvent] = []
+        events.reserveCapacity(groups.values.reduce(0) { $0 + $1.count })
+        func inOrder(_ a: AppEvent, _ b: AppEvent) -> Bool { (a.timeUS, a.sourceId, a.line) < (b.timeUS, b.sourceId, b.line) }
+        let keyed = groups.values.map { ($0[0].deviceId, $0[0].bundleId, $0) }
+        for (_, _, group) in keyed.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+            // Mostly in order already (one file, read in order): sort only when needed.
+            let sorted = zip(group, group.dropFirst()).allSatisfy { !inOrder($1, $0) }
+            events += sorted ? group : group.sorted(by: inOrder)
+        }
+        return events
+    }
+}
+
+/// Device and bundle ids repeat on every row: one String each, and a number to group by.
+struct StringTable {
+    private var strings: [String] = []
+    private var index: [String: Int] = [:]
+    /// Per column: the last value's bytes and number.
+    private var last: [(bytes: [UInt8], index: Int)] = Array(repeating: ([], -1), count: 32)
+
+    mutating func intern(_ stmt: OpaquePointer, _ column: Int32) -> String {
+        let count = Int(sqlite3_column_bytes(stmt, column))
+        let p = sqlite3_column_text(stmt, column)
+        let bytes = UnsafeBufferPointer(start: p, count: p == nil ? 0 : count)
+        if last[Int(column)].index >= 0, last[Int(column)].bytes.elementsEqual(bytes) { return strings[last[Int(column)].index] }
+        let string = String(decoding: bytes, as: UTF8.self)
+        let i: Int
+        if let known = index[string] {
+            i = known
+        } else {
+            i = strings.count
+            strings.append(string)
+            index[string] = i
+        }
+        last[Int(column)] = (Array(bytes), i)
+        return string
+    }
+
+    /// The number of the value last interned from `column`.
+    func lastIndex(_ column: Int32) -> Int { last[Int(column)].index }
+}

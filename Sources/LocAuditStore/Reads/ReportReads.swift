@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import LocAuditModel
+
+// What reports read besides the findings: the findings' sessions replayed again, the text of
+// the lines they cite, their devices' names.
+
+extension SessionTimeline {
+    /// The timelines of the sessions that `findings` (stored or fresh) name, in device, app
+    /// and time order. Replays the stored events of their apps with the audit's own replay,
+    /// so a stored audit run can be drawn later without re-running the rules. Coordinates
+    /// are read only when `options.showCoordinates`.
+    public static func load(_ db: Database, for findings: [Finding], options: ReportOptions = ReportOptions()) throws -> [SessionTimeline] {
+        let sessionFindings = findings.filter { $0.sessionStart != nil }
+        guard !sessionFindings.isEmpty else { return [] }
+        // Read only the events of the devices and apps with findings.
+        let scope = EventScope(devices: Set(sessionFindings.map(\.device)), bundleIds: Set(sessionFindings.map(\.bundleId)))
+        let input = try AuditInput.load(db, scope: scope)
+        var timelines: [SessionTimeline] = []
+        for replayed in input.timelines().joined() {
+            let s = replayed.session
+            let start = Timestamps.isoUTC(s.startUS)
+            let own = sessionFindings.filter {
+                $0.device == s.deviceId && $0.bundleId == s.bundleId && $0.pid == s.pid && $0.sessionStart == start
+            }
+            if !own.isEmpty { timelines.append(SessionTimeline(replayed, findings: own)) }
+        }
+        if options.showCoordinates {
+            let statement = try db.makeStatement(sql: "SELECT latitude, longitude FROM events WHERE id = ?")
+            for t in timelines.indices {
+                for d in timelines[t].deliveries.indices {
+                    guard let row = try Row.fetchOne(statement, arguments: [timelines[t].deliveries[d].event]),
+                          let latitude = row[0] as Double?, let longitude = row[1] as Double? else { continue }
+                    timelines[t].deliveries[d].coordinate = Coordinate(latitude: round(latitude, options.coordinateDecimals),
+                                                                       longitude: round(longitude, options.coordinateDecimals))
+                }
+            }
+        }
+        return timelines
+    }
+}
+
+/// A device as reports name it: the name and model its ideviceinfo gave, the UDID on hover.
+public struct DeviceLabel: Sendable, Equatable {
+    /// The store's device id: the UDID, else a name.
+    public var id: String
+    /// `DeviceName`; nil when no facts named it.
+    public var name: String?
+    /// `ProductType`, the model identifier (`iPhone12,1`).
+    public var model: String?
+
+    public init(id: String, name: String? = nil, model: String? = nil) {
+        self.id = id
+        self.name = name
+        self.model = model
+    }
+
+    /// The devices of these ids that the `devices` table knows.
+    static func load(_ db: Database, ids: Set<String>) throws -> [String: DeviceLabel] {
+        let statement = try db.makeStatement(sql: "SELECT name, product_type FROM devices WHERE id = ?")
+        var labels: [String: DeviceLabel] = [:]
+        for id in ids {
+            guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
+            labels[id] = DeviceLabel(id: id, name: row[0], model: row[1])
+        }
+        return labels
+    }
+}
+
+extension Store {
+    /// What the HTML report of `findings` draws and quotes besides the findings: the timelines
+    /// of their sessions, the text of their evidence lines, their devices. Reads only.
+    package func reportReads(for findings: [Finding], options: ReportOptions)
+        throws -> (timelines: [SessionTimeline], evidence: [Int64: EvidenceText], devices: [String: DeviceLabel]) {
+        try connect(readOnly: true).read { db in
+            (try SessionTimeline.load(db, for: findings, options: options),
+             try EvidenceText.load(db, for: findings), try DeviceLabel.load(db, ids: Set(findings.map(\.device))))
+        }
+    }
+
+    /// The names and models of these devices, for reports. Reads only.
+    public func deviceLabels(_ ids: Set<String>) throws -> [String: DeviceLabel] {
+        try connect(readOnly: true).read { try DeviceLabel.load($0, ids: ids) }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import LocAuditModel
+
+extension AuditReport {
+    /// The report of a recorded audit run (default: the latest), rebuilt from the store
+    /// without replaying anything: the run's row, its coverage and checks, and the findings
+    /// it saw. The findings a run reported are exactly those whose `last_run` is that run
+    /// or later and that it had not resolved (before any baseline: a baseline hides findings
+    /// from a report, not from the store).
+    public static func stored(in store: Store, run: Int64? = nil) throws -> AuditReport {
+        let queue = try store.connect(readOnly: true)
+        return try queue.read { db in
+            let id: Int64
+            if let run {
+                id = run
+            } else if let latest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM audit_runs") {
+                id = latest
+            } else {
+                throw AuditError.noRun(nil)
+            }
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT started_at, events, fail_on, coverage, checks, checks_pruned_at FROM audit_runs WHERE id = ?
+                """, arguments: [id]) else { throw AuditError.noRun(id) }
+            func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
+                text.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
+            }
+            let columns = "fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version"
+            let seen = try Row.fetchAll(db, sql: """
+                SELECT \(columns), first_run FROM findings
+                WHERE first_run <= ?1 AND last_run >= ?1 AND (resolved_run IS NULL OR resolved_run > ?1)
+                """, arguments: [id])
+            let findings = seen.map(Finding.init(row:)).sorted(by: Finding.reportOrder)
+            let resolved = try Row.fetchAll(db, sql: "SELECT \(columns) FROM findings WHERE resolved_run = ?", arguments: [id])
+                .map(Finding.init(row:)).sorted(by: Finding.reportOrder)
+            var report = AuditReport(runId: id, startedAt: row["started_at"], database: store.path, events: row["events"],
+                                     findings: findings,
+                                     new: Set(seen.filter { ($0["first_run"] as Int64) == id }.map { $0["fingerprint"] as String }),
+                                     persisting: Set(seen.filter { ($0["first_run"] as Int64) < id }.map { $0["fingerprint"] as String }),
+                                     resolved: resolved, hiddenByBaseline: 0,
+                                     coverage: decode(Coverage.self, row["coverage"]) ?? Coverage(),
+                                     failOn: Severity(rawValue: row["fail_on"]) ?? .high)
+            report.checks = StoredChecks.decode(row["checks"]) ?? []
+            report.checksPrunedAt = row["checks_pruned_at"]
+            return report
+        }
+    }
+}
+
+/// A run's rule checks as `audit_runs.checks` holds them: grouped by subject, a passed check
+/// as its rule's name (most checks pass), so a run costs a fraction of its records' bytes.
+struct StoredChecks: Codable {
+    var subjects: [Subject]
+
+    struct Subject: Codable {
+        var subject: String
+        /// Rules evaluated without a finding.
+        var passed: [String]?
+        /// Rule -> why it was not evaluable.
+        var notEvaluable: [String: String]?
+        /// Rule -> fingerprints of its findings.
+        var findings: [String: [String]]?
+    }
+
+    init(_ checks: [RuleCheckRecord]) {
+        var order: [String] = []
+        var bySubject: [String: Subject] = [:]
+        for check in checks {
+            if bySubject[check.subject] == nil {
+                order.append(check.subject)
+                bySubject[check.subject] = Subject(subject: check.subject)
+            }
+            if let reason = check.notEvaluable {
+                bySubject[check.subject]!.notEvaluable = (bySubject[check.subject]!.notEvaluable ?? [:]).merging([check.rule: reason]) { $1 }
+            } else if check.findings.isEmpty {
+                bySubject[check.subject]!.passed = (bySubject[check.subject]!.passed ?? []) + [check.rule]
+            } else {
+                bySubject[check.subject]!.findings = (bySubject[check.subject]!.findings ?? [:]).merging([check.rule: check.findings]) { $0 + $1 }
+            }
+        }
+        subjects = order.map { bySubject[$0]! }
+    }
+
+    var checks: [RuleCheckRecord] {
+        subjects.flatMap { s in
+            (s.passed ?? []).map { RuleCheckRecord(subject: s.subject, rule: $0, notEvaluable: nil, findings: []) }
+                + (s.notEvaluable ?? [:]).sorted { $0.key < $1.key }.map { RuleCheckRecord(subject: s.subject, rule: $0.key, notEvaluable: $0.value, findings: []) }
+                + (s.findings ?? [:]).sorted { $0.key < $1.key }.map { RuleCheckRecord(subject: s.subject, rule: $0.key, notEvaluable: nil, findings: $0.value) }
+        }
+    }
+
+    /// The checks of a stored run: this shape, or the list of records runs stored before it.
+    static func decode(_ text: String?) -> [RuleCheckRecord]? {
+        guard let data = text.map({ Data($0.utf8) }) else { return nil }
+        if let stored = try? JSONDecoder().decode(StoredChecks.self, from: data) { return stored.checks }
+        return try? JSONDecoder().decode([RuleCheckRecord].self, from: data)
+    }
+}
+

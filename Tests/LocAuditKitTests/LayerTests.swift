@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The layers of docs/architecture.md as the package declares them: a target may import
+/// only what Package.swift lists as its dependencies, so an arrow that runs the wrong way
+/// (a lower layer importing a higher one) is caught here even where an incremental
+/// `swift build` would find the higher module already built.
+@Suite struct LayerTests {
+    /// Every target's declared dependencies (targets and products), as SwiftPM reads Package.swift.
+    static func declaredDependencies() throws -> [String: Set<String>] {
+        // A scratch path of its own: `swift test` holds the lock on .build while the tests run.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-layers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try run("/usr/bin/env", ["swift", "package", "--scratch-path", scratch.path, "dump-package"], directory: packageRoot)
+        #expect(result.status == 0, "swift package dump-package: \(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        var dependencies: [String: Set<String>] = [:]
+        for target in json["targets"] as? [[String: Any]] ?? [] {
+            guard let name = target["name"] as? String else { continue }
+            var names = Set<String>()
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                // {"byName": [NAME, …]}, {"target": [NAME, …]} or {"product": [NAME, PACKAGE, …]}
+                for value in dependency.values { if let first = (value as? [Any])?.first as? String { names.insert(first) } }
+            }
+            dependencies[name] = names
+        }
+        return dependencies
+    }
+
+    /// The modules `file` imports (`import X`, `@testable import X`, `@_exported import X`).
+    static func imports(of file: URL) throws -> [String] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard let i = words.firstIndex(of: "import"), words[..<i].allSatisfy({ $0.hasPrefix("@") }), i + 1 < words.count else { return nil }
+            return String(words[i + 1])
+        }
+    }
+
+    @Test("every source file imports only the package targets and products its target declares: no layer imports a higher one")
+    func importsFollowTheLayers() throws {
+        let declared = try Self.declaredDependencies()
+        // The package's own modules and the products its targets use: what a file could import by mistake.
+        let known = Set(declared.keys).union(declared.values.joined())
+        #expect(declared["LocAuditModel"] != nil && declared["LocAuditCommands"] != nil)
+        var checked = 0
+        for (target, allowed) in declared {
+            let dir = packageRoot.appendingPathComponent("Sources/\(target)")
+            guard let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files where file.pathExtension == "swift" {
+                for module in try Self.imports(of: file) where known.contains(module) && module != target {
+                    #expect(allowed.contains(module), "\(target)/\(file.lastPathComponent) imports \(module), which \(target) does not declare")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    @Test("the model layer is pure: no package or product dependency, no file, process or clock access")
+    func modelIsPure() throws {
+        let declared = try Self.declaredDependencies()
+        #expect(declared["LocAuditModel"] == [])
+        let dir = packageRoot.appendingPathComponent("Sources/LocAuditModel")
+        let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        #expect(files.contains { $0.pathExtension == "swift" })
+        for file in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for io in ["FileManager", "FileHandle", "contentsOfFile", "contentsOf:", "Process(", "write(to", "fopen(", "Date()"] {
+                #expect(!text.contains(io), "LocAuditModel/\(file.lastPathComponent) uses \(io)")
+            }
+        }
+    }
+}
