@@ -71,7 +71,10 @@ let package = Package(
         .target(
             name: "LocAuditCommands",
             dependencies: [
-                "LocAuditKit",
+                // Each layer by name, not through LocAuditKit's re-exports: an incremental build
+                // then recompiles the commands when a layer's types change.
+                "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -32,7 +32,7 @@ public struct Auditor {
         var coverage = evaluated
         coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
         progress?.start("recording findings")
-        try db.read { try input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }), in: $0) }
+        input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
         var found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
@@ -57,6 +57,11 @@ public struct Auditor {
             report.hiddenByBaseline = found.count - report.findings.count
         } else {
             report.findings = found
+        }
+        // The reporters draw the findings' sessions from this replay, not from a second one.
+        let named = Set(report.findings.compactMap { f in f.sessionStart.map { "\(f.device)\u{0}\(f.bundleId)\u{0}\(f.pid ?? -1)\u{0}\($0)" } })
+        report.sessions = named.isEmpty ? [] : timelines.joined().filter { r in
+            named.contains("\(r.session.deviceId)\u{0}\(r.session.bundleId)\u{0}\(r.session.pid ?? -1)\u{0}\(Timestamps.isoUTC(r.session.startUS))")
         }
         try db.write { db in
             try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",

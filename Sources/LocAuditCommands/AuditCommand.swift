@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditAudit
+import LocAuditModel
+import LocAuditRead
+import LocAuditReport
+import LocAuditStore
 
 extension Severity: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditStore
 
 /// Where user catalog files are looked for.
 enum CatalogLocation {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditIngest
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditStore
 
 extension Container: ExpressibleByArgument {}
 

@@ -1,6 +1,9 @@
 import ArgumentParser
-import LocAuditKit
 import Foundation
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditStore
 
 /// The `locaudit` command: subcommands map flags to LocAuditKit calls, nothing more.
 public struct LocAudit: ParsableCommand {

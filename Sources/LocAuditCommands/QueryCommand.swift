@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditRead
+import LocAuditStore
 
 extension QueryFormat: ExpressibleByArgument {}
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditModel
+import LocAuditStore
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditModel
+import LocAuditRead
+import LocAuditReport
+import LocAuditStore
 
 extension ReportRequest: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }

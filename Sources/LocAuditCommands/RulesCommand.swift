@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditAudit
+import LocAuditModel
+import LocAuditRead
 
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,12 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
 import Logging
+import LocAuditAudit
+import LocAuditIngest
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditReport
+import LocAuditStore
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

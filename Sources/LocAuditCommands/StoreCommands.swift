@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import LocAuditKit
+import LocAuditAudit
+import LocAuditModel
+import LocAuditRead
+import LocAuditStore
 
 struct PruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -19,9 +19,12 @@ public struct HTMLReportInputs: Sendable {
 
 extension Store {
     /// What the HTML report of `findings` draws and quotes besides the findings: the timelines
-    /// of their sessions, the text of their evidence lines, their devices. Reads only.
-    public func htmlReportInputs(for findings: [Finding], options: ReportOptions) throws -> HTMLReportInputs {
-        let reads = try reportReads(for: findings, options: options)
+    /// of their sessions, the text of their evidence lines, their devices. Reads only. The
+    /// timelines are drawn from the audit's replayed `sessions` when it hands them on (a
+    /// fresh audit); without them (a stored run) the findings' apps are replayed again.
+    public func htmlReportInputs(for findings: [Finding], options: ReportOptions,
+                                 sessions: [ReplayedSession]? = nil) throws -> HTMLReportInputs {
+        let reads = try reportReads(for: findings, options: options, sessions: sessions)
         return HTMLReportInputs(timelines: reads.timelines, evidence: reads.evidence, devices: reads.devices)
     }
 }

@@ -52,7 +52,8 @@ public struct ReportRequest: Sendable, Equatable {
     static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
         switch format {
         case .html:
-            return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options))
+            return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options,
+                                                                                      sessions: report.sessions))
         case .fleet:
             return try format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
         case .fleetHTML:

@@ -19,6 +19,9 @@ public struct AuditReport: Sendable {
     /// A stored run whose `checks` a prune dropped, and when: only its counts and findings are left.
     public var checksPrunedAt: String?
     public var failOn: Severity
+    /// The replayed sessions the findings name, handed to the reporters so that the HTML
+    /// timelines are drawn from the audit's own replay; nil for a run read back from the store.
+    package var sessions: [ReplayedSession]? = nil
 
     public var verdict: Verdict {
         if !findings.isEmpty { return .findings }
@@ -31,7 +34,7 @@ public struct AuditReport: Sendable {
         return verdict == .insufficientEvidence ? 3 : 0
     }
 
-    package init(runId: Int64, startedAt: String, database: String, events: Int, findings: [Finding], new: Set<String>, persisting: Set<String>, resolved: [Finding], hiddenByBaseline: Int, coverage: Coverage, checks: [RuleCheckRecord] = [], checksPrunedAt: String? = nil, failOn: Severity) {
+    package init(runId: Int64, startedAt: String, database: String, events: Int, findings: [Finding], new: Set<String>, persisting: Set<String>, resolved: [Finding], hiddenByBaseline: Int, coverage: Coverage, checks: [RuleCheckRecord] = [], checksPrunedAt: String? = nil, failOn: Severity, sessions: [ReplayedSession]? = nil) {
         self.runId = runId
         self.startedAt = startedAt
         self.database = database
@@ -45,6 +48,7 @@ public struct AuditReport: Sendable {
         self.checks = checks
         self.checksPrunedAt = checksPrunedAt
         self.failOn = failOn
+        self.sessions = sessions
     }
 }
 

@@ -113,6 +113,23 @@ public struct SessionTimeline: Sendable, Equatable {
 }
 
 extension SessionTimeline {
+    /// The timelines of the `sessions` (in device, app and time order) that session findings
+    /// name, each with its own findings.
+    package static func timelines(of sessions: some Sequence<ReplayedSession>, findings: [Finding]) -> [SessionTimeline] {
+        let sessionFindings = findings.filter { $0.sessionStart != nil }
+        guard !sessionFindings.isEmpty else { return [] }
+        var timelines: [SessionTimeline] = []
+        for replayed in sessions {
+            let s = replayed.session
+            let start = Timestamps.isoUTC(s.startUS)
+            let own = sessionFindings.filter {
+                $0.device == s.deviceId && $0.bundleId == s.bundleId && $0.pid == s.pid && $0.sessionStart == start
+            }
+            if !own.isEmpty { timelines.append(SessionTimeline(replayed, findings: own)) }
+        }
+        return timelines
+    }
+
     /// The timeline of one replayed session and its findings.
     package init(_ replayed: ReplayedSession, findings: [Finding]) {
         let session = replayed.session

@@ -61,12 +61,10 @@ package struct AuditInput {
         return notes.isEmpty ? nil : notes
     }
 
-    /// Looks up the file and line of every event the findings cite.
-    package mutating func locate(_ ids: Set<Int64>, in db: Database) throws {
-        let statement = try db.makeStatement(sql: "SELECT source_id, line FROM events WHERE id = ?")
-        for id in ids {
-            if let row = try Row.fetchOne(statement, arguments: [id]) { locations[id] = (row[0], row[1]) }
-        }
+    /// The file and line of every event the findings cite, from the events in memory (a
+    /// finding cites only events of the sessions replayed from them).
+    package mutating func locate(_ ids: Set<Int64>) {
+        for event in events where ids.contains(event.id) { locations[event.id] = (event.sourceId, event.line) }
     }
 
     /// Sessions of each app on each device, replayed (events are sorted by device, app, time).

@@ -19,16 +19,17 @@ public struct EvidenceText: Sendable, Equatable {
         self.message = message
     }
 
-    /// The lines every finding cites, by event id.
+    /// The lines every finding cites, by event id: one statement for them all.
     public static func load(_ db: Database, for findings: [Finding]) throws -> [Int64: EvidenceText] {
-        let statement = try db.makeStatement(sql: """
-            SELECT sources.path, events.line, events.time_us, events.message
-            FROM events JOIN sources ON sources.id = events.source_id WHERE events.id = ?
-            """)
+        let ids = Set(findings.flatMap { $0.evidence.compactMap(\.event) })
+        guard !ids.isEmpty else { return [:] }
         var texts: [Int64: EvidenceText] = [:]
-        for id in Set(findings.flatMap { $0.evidence.compactMap(\.event) }) {
-            guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
-            texts[id] = EvidenceText(event: id, file: row[0], line: row[1], time: Timestamps.isoUTC(row[2]), message: row[3])
+        for row in try Row.fetchAll(db, sql: """
+            SELECT events.id, sources.path, events.line, events.time_us, events.message
+            FROM events JOIN sources ON sources.id = events.source_id WHERE events.id IN (SELECT value FROM json_each(?))
+            """, arguments: [jsonText(ids.sorted())]) {
+            let id: Int64 = row["id"]
+            texts[id] = EvidenceText(event: id, file: row["path"], line: row["line"], time: Timestamps.isoUTC(row["time_us"]), message: row["message"])
         }
         return texts
     }

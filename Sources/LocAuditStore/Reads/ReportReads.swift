@@ -16,21 +16,20 @@ extension SessionTimeline {
         // Read only the events of the devices and apps with findings.
         let scope = EventScope(devices: Set(sessionFindings.map(\.device)), bundleIds: Set(sessionFindings.map(\.bundleId)))
         let input = try AuditInput.load(db, scope: scope)
-        var timelines: [SessionTimeline] = []
-        for replayed in input.timelines().joined() {
-            let s = replayed.session
-            let start = Timestamps.isoUTC(s.startUS)
-            let own = sessionFindings.filter {
-                $0.device == s.deviceId && $0.bundleId == s.bundleId && $0.pid == s.pid && $0.sessionStart == start
-            }
-            if !own.isEmpty { timelines.append(SessionTimeline(replayed, findings: own)) }
-        }
+        return try load(db, drawing: input.timelines().joined(), for: findings, options: options)
+    }
+
+    /// The timelines of `sessions` (the audit's own, in device, app and time order) that
+    /// `findings` name, with their coordinates read only when `options.showCoordinates`.
+    static func load(_ db: Database, drawing sessions: some Sequence<ReplayedSession>, for findings: [Finding],
+                     options: ReportOptions) throws -> [SessionTimeline] {
+        var timelines = SessionTimeline.timelines(of: sessions, findings: findings)
         if options.showCoordinates {
             let statement = try db.makeStatement(sql: "SELECT latitude, longitude FROM events WHERE id = ?")
             for t in timelines.indices {
                 for d in timelines[t].deliveries.indices {
                     guard let row = try Row.fetchOne(statement, arguments: [timelines[t].deliveries[d].event]),
-                          let latitude = row[0] as Double?, let longitude = row[1] as Double? else { continue }
+                          let latitude = row["latitude"] as Double?, let longitude = row["longitude"] as Double? else { continue }
                     timelines[t].deliveries[d].coordinate = Coordinate(latitude: round(latitude, options.coordinateDecimals),
                                                                        longitude: round(longitude, options.coordinateDecimals))
                 }
@@ -69,12 +68,15 @@ public struct DeviceLabel: Sendable, Equatable {
 
 extension Store {
     /// What the HTML report of `findings` draws and quotes besides the findings: the timelines
-    /// of their sessions, the text of their evidence lines, their devices. Reads only.
-    package func reportReads(for findings: [Finding], options: ReportOptions)
+    /// of their sessions, the text of their evidence lines, their devices. Reads only. The
+    /// timelines are drawn from `sessions`, the audit's replayed sessions, when it hands them
+    /// on; a stored run (nil) replays its apps' stored events again.
+    package func reportReads(for findings: [Finding], options: ReportOptions, sessions: [ReplayedSession]? = nil)
         throws -> (timelines: [SessionTimeline], evidence: [Int64: EvidenceText], devices: [String: DeviceLabel]) {
         try connect(readOnly: true).read { db in
-            (try SessionTimeline.load(db, for: findings, options: options),
-             try EvidenceText.load(db, for: findings), try DeviceLabel.load(db, ids: Set(findings.map(\.device))))
+            let timelines = try sessions.map { try SessionTimeline.load(db, drawing: $0, for: findings, options: options) }
+                ?? SessionTimeline.load(db, for: findings, options: options)
+            return (timelines, try EvidenceText.load(db, for: findings), try DeviceLabel.load(db, ids: Set(findings.map(\.device))))
         }
     }
 
