@@ -121,7 +121,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .infoPlist:
         _ = try? AppFacts.read(Data(bytes))
     case .ideviceinfo:
-        _ = DeviceFacts.parse(ideviceinfo: String(decoding: bytes, as: UTF8.self)).majorVersion
+        _ = IOSVersion(DeviceFacts.parse(ideviceinfo: String(decoding: bytes, as: UTF8.self)).osVersion)
     case .detect:
         _ = Container.detect(bytes)
         _ = Printable.quote(Array(bytes.prefix(256)))

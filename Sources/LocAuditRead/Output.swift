@@ -134,14 +134,19 @@ public enum Output {
     /// JSON text (sorted keys, slashes unescaped) for reports and `--json` outputs. A value
     /// that JSON cannot hold (a non-finite number) is an error naming `what`, never an empty output.
     public static func json<T: Encodable>(_ value: T, pretty: Bool = true, what: String) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return String(decoding: try jsonEncoder(pretty: pretty).encode(value), as: UTF8.self)
         } catch let EncodingError.invalidValue(value, context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw OutputError("cannot write \(what) as JSON: \(value) in \(field.isEmpty ? "the top level" : field) has no JSON form. Please report this with the command line.")
         }
+    }
+
+    /// locaudit's one JSON set-up: sorted keys, slashes unescaped; pretty for people.
+    package static func jsonEncoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     // MARK: Destinations

@@ -3,7 +3,6 @@ import LocAuditStore
 
 /// One row per finding (RFC 4180), for spreadsheets.
 public enum CSVReporter {
-    public static let identifier = "csv"
     static let header = ["rule", "severity", "device", "bundleId", "pid", "sessionStart", "time", "message", "evidence", "change", "timeZone"]
 
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
@@ -11,7 +10,7 @@ public enum CSVReporter {
         for f in report.findings {
             rows.append([f.rule, f.severity.rawValue, f.device, f.bundleId, f.pid.map(String.init) ?? "", f.sessionStart ?? "",
                          f.time, f.message, f.evidence.map(\.text).joined(separator: " "),
-                         report.new.contains(f.fingerprint) ? "new" : "persisting", report.coverage.timeZones?[f.device] ?? ""])
+                         ReportText.change(f, in: report), report.coverage.timeZones?[f.device] ?? ""])
         }
         return rows.map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }

@@ -5,7 +5,6 @@ import LocAuditStore
 /// The fleet at a glance, for the morning: open findings as a matrix of app x iOS version
 /// and of device x rule, and the trend over the latest runs. Pure functions of a `FleetSummary`.
 public enum FleetSummaryReporter {
-    public static let identifier = "fleet"
 
     /// A matrix: row labels, column labels, counts (missing: 0).
     struct Matrix {

@@ -9,7 +9,6 @@ import LocAuditStore
 /// No script, no network (a Content-Security-Policy forbids it), no external font. Every
 /// string from a log is escaped; coordinates are masked unless `showCoordinates`.
 public enum HTMLReporter {
-    public static let identifier = "html"
     /// Evidence lines quoted per finding: a session can show a rule thousands of times, and
     /// a page of thousands of lines is read by no one.
     public static let evidenceShown = 50

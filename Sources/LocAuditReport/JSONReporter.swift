@@ -6,7 +6,6 @@ import LocAuditRead
 /// sessionStart, time, message, evidence [{file, line}]; then what changed, coverage,
 /// the verdict and the run's metadata.
 public enum JSONReporter {
-    public static let identifier = "json"
 
     struct Document: Encodable {
         var run: Run
@@ -46,7 +45,6 @@ public enum JSONReporter {
 
 /// One finding per line (JSON Lines), with the run and the change tag, for log shippers.
 public enum JSONLinesReporter {
-    public static let identifier = "jsonl"
 
     struct Line: Encodable {
         var run: Int64
@@ -65,7 +63,7 @@ public enum JSONLinesReporter {
 
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) throws -> String {
         try report.findings.map { f in
-            let line = Line(run: report.runId, change: report.new.contains(f.fingerprint) ? "new" : "persisting", finding: f)
+            let line = Line(run: report.runId, change: ReportText.change(f, in: report), finding: f)
             return try Output.json(line, pretty: false, what: "the JSON Lines report") + "\n"
         }.joined()
     }

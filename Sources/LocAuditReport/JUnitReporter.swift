@@ -4,8 +4,6 @@ import LocAuditModel
 /// configuration, a test case per rule checked on it, a failure per finding, and the
 /// checks that could not be evaluated as skipped.
 public enum JUnitReporter {
-    public static let identifier = "junit"
-
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let findings = Dictionary(report.findings.map { ($0.fingerprint, $0) }, uniquingKeysWith: { a, _ in a })
         // A run a prune thinned: its findings are its only test cases left.

@@ -2,8 +2,6 @@ import LocAuditModel
 
 /// The report for a ticket: a summary line, a table per device, coverage and the verdict.
 public enum MarkdownReporter {
-    public static let identifier = "markdown"
-
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         var out = "## locaudit audit, run \(report.runId)\n\n"
         out += "**\(escape(ReportText.verdict(report)))** · \(report.events) events · \(report.coverage.sessions) sessions · "

@@ -49,23 +49,6 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 }
 
-extension OutputFormat {
-    /// What each format is for, for `--help`.
-    public var summary: String {
-        switch self {
-        case .text: return "for a terminal, grouped by device and app"
-        case .json: return "the findings, coverage and run metadata"
-        case .markdown: return "for pasting into a ticket"
-        case .junit: return "JUnit XML: a test case per session and rule (Jenkins, GitLab)"
-        case .csv: return "one row per finding"
-        case .jsonl: return "one finding per line, for log shippers"
-        case .html: return "one self-contained page with a timeline per session"
-        case .fleet: return "the fleet: app x iOS version, device x rule, trend over runs"
-        case .fleetHTML: return "the fleet summary as one HTML page"
-        }
-    }
-}
-
 /// What every reporter shares: verdict wording and counts.
 enum ReportText {
     /// `FAIL: 3 findings (1 critical, 2 high)`, `PASS`, or `INSUFFICIENT EVIDENCE`: the last line of a report.
@@ -90,6 +73,11 @@ enum ReportText {
             let n = findings.filter { $0.severity == severity }.count
             return n == 0 ? nil : "\(n) \(severity.rawValue)"
         }.joined(separator: ", ")
+    }
+
+    /// A reported finding's change since the previous run, as the text, CSV and JSON Lines reports tag it.
+    static func change(_ finding: Finding, in report: AuditReport) -> String {
+        report.new.contains(finding.fingerprint) ? "new" : "persisting"
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

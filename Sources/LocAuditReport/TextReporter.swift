@@ -3,8 +3,6 @@ import LocAuditModel
 /// The report for a terminal: findings grouped by device and app, most severe first,
 /// then what changed, coverage, and one verdict line. Colours only when asked (on a terminal).
 public enum TextReporter {
-    public static let identifier = "text"
-
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let paint = Paint(enabled: options.color)
         var out = "locaudit audit: run \(report.runId) at \(report.startedAt) on \(ReportText.oneLine(report.database)), "
@@ -18,7 +16,7 @@ public enum TextReporter {
             for app in byApp.keys.sorted() {
                 out += "  \(paint.bold(ReportText.oneLine(app)))\n"
                 for f in byApp[app]!.sorted(by: Finding.reportOrder) {
-                    let tag = report.new.contains(f.fingerprint) ? "new" : "persisting"
+                    let tag = ReportText.change(f, in: report)
                     var place = f.sessionStart.map { "session pid \(f.pid.map(String.init) ?? "-") from \($0)" } ?? "configuration"
                     if let os = f.osVersion { place += ", iOS \(os)" }
                     out += "    \(paint.severity(f.severity)) \(f.rule) [\(tag)] \(place)\n"

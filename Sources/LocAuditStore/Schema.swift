@@ -337,7 +337,4 @@ enum Schema {
             try update.execute(arguments: [LineFingerprint.stored(line, device: device), row[0] as Int64])
         }
     }
-
-    /// Event columns in insert order (after the fixed ones).
-    static let eventColumns = EventColumn.allCases
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import LocAuditModel
+import LocAuditRead
 
 /// The SQLite store: one file that ingest writes and audit, reports and users read.
 public struct Store: Sendable {
@@ -119,7 +120,5 @@ package enum Clock {
 
 /// Compact JSON with sorted keys, for the store's JSON columns.
 package func jsonText<T: Encodable>(_ value: T) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    String(decoding: (try? Output.jsonEncoder(pretty: false).encode(value)) ?? Data("null".utf8), as: UTF8.self)
 }

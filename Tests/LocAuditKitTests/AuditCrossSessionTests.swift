@@ -1,12 +1,5 @@
 import GRDB
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// What iOS carries from one session of an app to the next, and what it drops.
 @Suite struct AuditCrossSessionTests {

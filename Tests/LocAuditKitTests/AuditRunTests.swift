@@ -2,13 +2,8 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import LocAuditCommands
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
 @testable import LocAuditReport
-@testable import LocAuditStore
 
 /// The audit run: recording, re-runs, baselines, reports and exit codes.
 @Suite struct AuditRunTests {

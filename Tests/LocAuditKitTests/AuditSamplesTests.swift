@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// samples/audit/: a log per rule where it fires, and clean logs where nothing does.
 @Suite struct AuditSamplesTests {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// The audit hands its replayed sessions to the reporters: a fresh audit's HTML timelines

@@ -1,11 +1,7 @@
 import Foundation
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// Writes an idevicesyslog log of one app (`com.example.app`, executable `App`) line by
 /// line, one second apart, so tests read as the story they tell.

@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// Bad input gets a clear error and loses nothing; a bad line is counted, never a crash.
 @Suite struct BadInputTests {

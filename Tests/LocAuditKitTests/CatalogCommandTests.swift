@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// `locaudit catalog show` and `locaudit catalog coverage`, the binary.
 @Suite struct CatalogCommandTests {

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 @Suite struct CatalogTests {
     @Test("every built-in pattern's samples parse to the event they claim", arguments: Catalog.builtin.patterns.map(\.id))

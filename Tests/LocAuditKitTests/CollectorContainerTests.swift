@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
 @testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// The containers other collectors write (issue 9): Console.app copies, pymobiledevice3 text
 /// and JSON, macOS system.log, the MobileInstallation log, bare messages. Each is detected

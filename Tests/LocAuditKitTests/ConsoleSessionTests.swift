@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// A Console copy has no pids: the process name keys the app's own lines. They are linked to
 /// their bundle by name or by an Info.plist's executable, and the sessions are cut by the

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 @Suite struct ContainerTests {
     static let realPrivacyReport = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real/ios_app_privacy_report.ndjson").path

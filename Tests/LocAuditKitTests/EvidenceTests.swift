@@ -1,11 +1,8 @@
 import Foundation
 import Testing
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// Findings only on evidence (rules-model.md "Evidence: what the audit may assume"): a fact a

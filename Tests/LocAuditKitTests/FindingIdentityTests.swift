@@ -2,11 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// A finding keeps its identity when its session gains lines: late data must not make it

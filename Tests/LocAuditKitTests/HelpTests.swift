@@ -2,13 +2,6 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import LocAuditCommands
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// Every command's `--help`, as the built binary prints it on a terminal of `columns` columns.
 enum HelpPages {

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
 @testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// Hostile bytes in a log never kill the ingest: each bad line is counted and skipped
 /// (or repaired and noted), and the other lines of the file are stored.

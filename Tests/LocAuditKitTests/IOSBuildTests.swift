@@ -1,11 +1,5 @@
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 @Suite struct IOSBuildTests {
     @Test("builds give versions: exact from the table, else the train's major and the letter's minor")

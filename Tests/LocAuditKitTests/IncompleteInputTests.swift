@@ -1,12 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// Files still being written: a last line without its newline is held back until the file is

@@ -3,10 +3,7 @@ import GRDB
 import Logging
 import Testing
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
 @testable import LocAuditReport
 @testable import LocAuditStore
 

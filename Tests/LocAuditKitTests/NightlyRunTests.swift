@@ -5,10 +5,7 @@ import Testing
 @testable import LocAuditAudit
 @testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
 @testable import LocAuditReport
-@testable import LocAuditStore
 
 /// A generated fleet inbox (scripts/generate_fleet.py): DEVICE-DATE.log.gz, sidecars, apps/*.plist.
 func generateFleet(into dir: String, devices: Int = 3, size: String = "400K", date: String = "2026-11-20", seed: Int = 1) throws {

@@ -2,12 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import LocAuditCommands
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// Options that make no sense are usage errors (exit 2 through `LocAudit.runMain`) with a

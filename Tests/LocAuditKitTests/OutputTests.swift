@@ -1,12 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
 @testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 #if canImport(Glibc)
 import Glibc

@@ -3,12 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
 @testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// Runs a real program whose standard error is a pseudo-terminal (standard output a pipe):

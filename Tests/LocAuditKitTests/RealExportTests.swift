@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// The real exports of `../shared/fixtures/real/`, read unedited: what the containers decide
 /// (records, times, processes, pids, continuation lines, skips). Which events their messages

@@ -1,13 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditAudit
 @testable import LocAuditIngest
-@testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// The real files of `../shared/fixtures/real`, read unedited. Their lines are handed to
 /// the real pipeline in a container this branch reads (`log show --style ndjson`, which

@@ -4,12 +4,8 @@ import FoundationXML
 #endif
 import Testing
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
 @testable import LocAuditReport
-@testable import LocAuditStore
 
 /// Every reporter is a pure function of the report: these tests compare each with an
 /// expected file and feed hostile log strings through all of them.

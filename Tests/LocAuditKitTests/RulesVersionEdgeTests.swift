@@ -1,11 +1,6 @@
 import Testing
 @testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// The same log on both sides of an iOS version where a promise changes.
 struct VersionEdge: Sendable, CustomTestStringConvertible {

@@ -1,11 +1,4 @@
 import Foundation
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// A folder where documented command lines run as a user types them: `bash -c LINE` with the
 /// built `locaudit` first on PATH, the checkout's `samples/` and `queries/` linked in (read

@@ -1,12 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// A store that cannot be used gets one sentence that names it and says what to do, and

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 @Suite struct StoreTests {
     static func day(_ day: Int, from: Int = 0, count: Int = 40) -> String {

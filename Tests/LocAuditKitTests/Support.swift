@@ -1,11 +1,6 @@
 import Foundation
 import GRDB
-@testable import LocAuditAudit
 @testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
 @testable import LocAuditStore
 
 /// A temporary directory with its own store, for one test.

@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// A sysdiagnose archive made by the real `tar czf`: its MobileInstallation logs are read,
 /// its name gives the iOS version, and the summary says what to do with the logarchive.

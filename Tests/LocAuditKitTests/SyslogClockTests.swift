@@ -1,12 +1,7 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// Year-less stamps (`Nov 12 12:24:58`): which year each line gets, and which dates do not exist.
 @Suite struct SyslogClockTests {

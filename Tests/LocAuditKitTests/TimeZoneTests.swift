@@ -8,7 +8,6 @@ import Testing
 @testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
-@testable import LocAuditRead
 @testable import LocAuditReport
 @testable import LocAuditStore
 

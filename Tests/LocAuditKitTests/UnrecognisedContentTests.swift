@@ -1,12 +1,5 @@
 import Foundation
 import Testing
-@testable import LocAuditAudit
-@testable import LocAuditIngest
-@testable import LocAuditModel
-@testable import LocAuditNormalise
-@testable import LocAuditRead
-@testable import LocAuditReport
-@testable import LocAuditStore
 
 /// A forced format that recognises nothing is an error, and nothing is recorded.
 @Suite struct UnrecognisedContentTests {

@@ -98,17 +98,10 @@ public struct AppFacts: Sendable, Codable, Equatable {
     /// Whether the app declares the location background mode.
     public var hasLocationCapability: Bool { backgroundModes.contains("location") }
 
-    package init(bundleId: String, executable: String? = nil, name: String? = nil, version: String? = nil, build: String? = nil, usageKeys: [String], backgroundModes: [String], temporaryPurposeKeys: [String]? = nil, defaultAccuracyReduced: String? = nil, defaultAccuracyReducedType: String? = nil) {
+    package init(bundleId: String, usageKeys: [String], backgroundModes: [String]) {
         self.bundleId = bundleId
-        self.executable = executable
-        self.name = name
-        self.version = version
-        self.build = build
         self.usageKeys = usageKeys
         self.backgroundModes = backgroundModes
-        self.temporaryPurposeKeys = temporaryPurposeKeys
-        self.defaultAccuracyReduced = defaultAccuracyReduced
-        self.defaultAccuracyReducedType = defaultAccuracyReducedType
     }
 }
 

@@ -47,7 +47,4 @@ public struct DeviceFacts: Sendable, Codable, Equatable {
                            productType: productType ?? other.productType, osVersion: osVersion ?? other.osVersion,
                            timeZone: timeZone ?? other.timeZone)
     }
-
-    /// The major iOS version (`17` for `17.5.1`), nil when unknown.
-    public var majorVersion: Int? { osVersion.flatMap { Int($0.split(separator: ".").first ?? "") } }
 }
