@@ -90,5 +90,5 @@ let package = Package(
             resources: [.copy("Expected")]
         ),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -73,14 +73,14 @@ struct FileIngest {
         }
         // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
-        let parsedCounts = CountsBox()
+        let parsedCounts = Locked((counts: ParseCounts(), members: [String]()))
         var appId: String? = nil
         let (outcome, writtenDevice): (CommitOutcome, DeviceFacts) = try db.inDatabase { db in
             let writer = try EventWriter(db: db, device: device, budgetBytes: eventBudget)
             do {
                 var factsBytes: [UInt8] = []
                 if container.isLog {
-                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, head, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
+                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, head, parseOptions, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
                         let batches = ParsedBatches(out)
                         let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
                         for chunk in held {
@@ -94,8 +94,7 @@ struct FileIngest {
                         try parser.finish(complete: complete || stream.endedWithTrailer)
                         if let error = FileIngest.unread(parser, forced: forced, head: head) { throw error }
                         try batches.flush()
-                        parsedCounts.value = parser.counts
-                        parsedCounts.members = parser.membersRead
+                        parsedCounts.withLock { $0 = (parser.counts, parser.membersRead) }
                     }
                     defer { parsed.cancelAndWait() }
                     while let batch = try parsed.take() {
@@ -121,7 +120,7 @@ struct FileIngest {
                 default:
                     break
                 }
-                let counts = parsedCounts.value
+                let counts = parsedCounts.withLock(\.counts)
                 let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
                                         contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
                                         contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
@@ -171,7 +170,7 @@ struct FileIngest {
                     report.zoneFrom = "\(ZoneReconciler.text(offset: offset)), the offset of \(from)"
                 }
                 report.zoneGivenTo = zone.gaveTo.isEmpty ? nil : zone.gaveTo
-                report.advice = FileIngest.advice(container, members: parsedCounts.members, build: buildVersion)
+                report.advice = FileIngest.advice(container, members: parsedCounts.withLock(\.members), build: buildVersion)
             }
             return report
         }
@@ -251,11 +250,5 @@ struct FileIngest {
         default:
             return nil
         }
-    }
-
-    /// The parser's counts, handed from its thread once it has finished.
-    final class CountsBox: @unchecked Sendable {
-        var value = ParseCounts()
-        var members: [String] = []
     }
 }

@@ -35,7 +35,7 @@ public struct IngestOptions: Sendable {
 }
 
 /// Reads files into the store: each one wholly or not at all, each content once.
-public final class Ingester: @unchecked Sendable {
+public final class Ingester: Sendable {
     let store: Store
     let options: IngestOptions
     let catalog: Catalog
@@ -49,7 +49,7 @@ public final class Ingester: @unchecked Sendable {
     }
 
     /// Ingests everything and reports on every file, in input order.
-    public func run(progressHandler: ((FileReport) -> Void)? = nil) throws -> IngestReport {
+    public func run(progressHandler: (@Sendable (FileReport) -> Void)? = nil) throws -> IngestReport {
         let startedUS = Clock.nowUS()
         var inputs = try Ingester.expand(options.paths)
         // A sidecar travels with its log: it is read as that log's device facts, not listed on its own.
@@ -58,17 +58,16 @@ public final class Ingester: @unchecked Sendable {
         // Facts first (Info.plists, ideviceinfo files), so that logs find their apps and devices.
         let facts = options.infoPlists + inputs.filter(Ingester.looksLikeFacts)
         let logs = inputs.filter { !Ingester.looksLikeFacts($0) }
-        var reports = [FileReport?](repeating: nil, count: facts.count + logs.count)
+        let reports = Locked([FileReport?](repeating: nil, count: facts.count + logs.count))
         let total = logs.reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int64) ?? 0) }
         let bar = ProgressBar(totalBytes: total, files: facts.count + logs.count, quiet: options.quiet)
-        let lock = NSLock()
-        func record(_ index: Int, _ report: FileReport) {
-            lock.lock()
-            reports[index] = report
-            bar.fileDone()
-            bar.clear()
-            progressHandler?(report)
-            lock.unlock()
+        @Sendable func record(_ index: Int, _ report: FileReport) {
+            reports.withLock { reports in
+                reports[index] = report
+                bar.fileDone()
+                bar.clear()
+                progressHandler?(report)
+            }
         }
         for (i, path) in facts.enumerated() where storeFailure.value == nil {
             record(i, ingestFile(path, connection: nil, bar: bar, eventBudget: 0))
@@ -87,7 +86,7 @@ public final class Ingester: @unchecked Sendable {
         bar.clear()
         // The store itself failed (full, read-only, damaged...): no later file could go in either.
         if let failure = storeFailure.value { throw failure }
-        let files = reports.compactMap { $0 }
+        let files = reports.withLock { $0.compactMap { $0 } }
         try datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
         return IngestReport(database: store.path, files: files)
     }
@@ -200,30 +199,20 @@ package struct IngestError: Error, CustomStringConvertible {
 }
 
 /// The first error one of the concurrent jobs met.
-final class FirstError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: StoreError?
-    var value: StoreError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return first
-    }
-    func set(_ error: StoreError) {
-        lock.lock()
-        if first == nil { first = error }
-        lock.unlock()
-    }
+final class FirstError: Sendable {
+    private let first = Locked<StoreError?>(nil)
+    var value: StoreError? { first.withLock { $0 } }
+    func set(_ error: StoreError) { first.withLock { if $0 == nil { $0 = error } } }
 }
 
 /// Hands out indices to the concurrent jobs.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Counter: Sendable {
+    private let next = Locked(0)
     func take(below limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
+        next.withLock { value in
+            guard value < limit else { return nil }
+            value += 1
+            return value - 1
+        }
     }
 }

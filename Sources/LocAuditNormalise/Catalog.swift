@@ -83,7 +83,7 @@ public struct CatalogError: Error, CustomStringConvertible {
 }
 
 /// The message catalog: which messages are events, and how they map to columns.
-public final class Catalog: @unchecked Sendable {
+public final class Catalog: Sendable {
     public let patterns: [CatalogPattern]
     /// Processes of iOS itself (see `CatalogFile.systemProcesses`).
     public let systemProcesses: Set<String>

@@ -27,7 +27,8 @@ public struct ReadError: Error, CustomStringConvertible, Sendable {
 ///
 /// gzip is detected from the magic bytes, never from the name; several concatenated
 /// members are read as one stream (`inflateReset` at each member end), as `gzip -dc` does.
-package final class ByteStream {
+// @unchecked: one thread at a time: the reader thread reads it, then (Handoff's lock orders them) the parser asks endedWithTrailer.
+package final class ByteStream: @unchecked Sendable {
     static let readSize = 1 << 20
     static let outputSize = 1 << 20
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// A bounded hand-over of items from one thread to another, so that reading,
 /// parsing and writing overlap on the cores.
-package final class Handoff<Item>: @unchecked Sendable {
+// @unchecked: every mutable field is read and written only with `condition` locked.
+package final class Handoff<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Item] = []
     private var finished = false
@@ -13,7 +14,7 @@ package final class Handoff<Item>: @unchecked Sendable {
     init(capacity: Int) { self.capacity = capacity }
 
     /// Runs `produce` on a new thread; what it puts ends with its return or its error.
-    package static func producing(_ name: String, capacity: Int, _ produce: @escaping (Handoff<Item>) throws -> Void) -> Handoff<Item> {
+    package static func producing(_ name: String, capacity: Int, _ produce: @escaping @Sendable (Handoff<Item>) throws -> Void) -> Handoff<Item> {
         let handoff = Handoff<Item>(capacity: capacity)
         let thread = Thread {
             do {

@@ -117,7 +117,7 @@ public enum Output {
     /// an error. A reader that closed the pipe (`| head`) ends the output quietly: nothing
     /// more is written and the command keeps its own exit status.
     public static func standardOutput(_ text: String) throws {
-        fflush(stdout)
+        fflush(nil) // every C stream: Swift 6 cannot name the global `stdout` safely
         if let error = writeAll(Array(text.utf8), to: STDOUT_FILENO), error != EPIPE {
             throw OutputError("cannot write to standard output: \(reason(error)); check where it is redirected (a full disk, a closed file).")
         }
@@ -125,7 +125,7 @@ public enum Output {
 
     /// Writes to standard error, as far as it can (there is nowhere to report its failure).
     public static func standardError(_ text: String) {
-        fflush(stderr)
+        fflush(nil) // every C stream: Swift 6 cannot name the global `stderr` safely
         _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 

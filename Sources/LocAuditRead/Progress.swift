@@ -9,11 +9,12 @@ import Darwin
 /// the bytes and files an ingest has read, the events and sessions an audit has got through.
 /// Draws nothing when standard error is not a terminal (cron, a pipe, a file) or with `quiet`.
 /// Writes go through `Output.standardError`; every method is safe from several threads.
+// @unchecked: every mutable field, and `write`, is touched only with `lock` held.
 public final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private let enabled: Bool
     /// Where the line goes: standard error, through `Output` (a failed write is no failure).
-    private let write: (String) -> Void
+    private let write: @Sendable (String) -> Void
     private var lastDraw = Date.distantPast
     private var drawn = false
 
@@ -31,14 +32,14 @@ public final class ProgressBar: @unchecked Sendable {
     private var filesDone = 0
 
     /// Draws only when `terminal` (standard error is one) and the user did not ask for quiet.
-    public init(quiet: Bool, terminal: Bool = isatty(STDERR_FILENO) == 1, write: @escaping (String) -> Void = Output.standardError) {
+    public init(quiet: Bool, terminal: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void = Output.standardError) {
         enabled = !quiet && terminal
         self.write = write
     }
 
     /// An ingest's bar: bytes read of `totalBytes`, files done of `files`.
     public convenience init(totalBytes: Int64, files: Int, quiet: Bool, terminal: Bool = isatty(STDERR_FILENO) == 1,
-                            write: @escaping (String) -> Void = Output.standardError) {
+                            write: @escaping @Sendable (String) -> Void = Output.standardError) {
         self.init(quiet: quiet, terminal: terminal, write: write)
         bytes = true
         total = max(totalBytes, 1)

@@ -24,6 +24,7 @@ public enum HTMLReporter {
 
 /// Coordinates inside a logged message: hidden, or rounded when the user asked to see them.
 enum CoordinateMask {
+    // nonisolated(unsafe): Regex is not Sendable, but these two are constants that matching never mutates.
     /// `"latitude":48.858382` (also JSON-escaped, `lat=`, `lng`, `lon`).
     nonisolated(unsafe) static let keyed = #/(?i)(\b(?:latitude|longitude|lat|lng|lon)\\?"?\s*[:=]\s*)([+-]?\d+(?:\.\d+)?)/#
     /// CLLocation's description: `<+48.85838200,+2.29446800>`.

@@ -4,7 +4,7 @@ import GRDB
 @testable import LocAuditStore
 
 /// A temporary directory with its own store, for one test.
-final class Workspace {
+final class Workspace: Sendable {
     let dir: URL
     let store: Store
 

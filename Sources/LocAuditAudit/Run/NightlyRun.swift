@@ -121,7 +121,7 @@ public struct NightlyRun {
         ingestOptions.complete = options.complete
         ingestOptions.parse.date = options.date
         ingestOptions.quiet = !options.progress
-        let ingest = try Ingester(store: store, options: ingestOptions).run { file in
+        let ingest = try Ingester(store: store, options: ingestOptions).run { [log] file in
             switch file.outcome {
             case .ingested:
                 log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
