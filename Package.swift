@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "LocAuditAudit",
             dependencies: [
-                "LocAuditIngest", "LocAuditStore", "LocAuditNormalise", "LocAuditModel", "LocAuditRead", grdb,
+                "LocAuditIngest", "LocAuditStore", "LocAuditNormalise", "LocAuditModel", "LocAuditRead",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LocAuditModel
 import LocAuditRead
 import LocAuditStore
@@ -22,9 +21,8 @@ public struct Auditor {
         defer { progress?.clear() }
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
-        let db = try store.connect()
         progress?.start("reading events", unit: "events")
-        var input = try db.read { try AuditInput.load($0, scope: options.scope, progress: progress) }
+        var input = try store.auditInput(scope: options.scope, progress: progress)
         progress?.start("replaying sessions")
         let timelines = input.timelines()
         progress?.start("checking rules", total: timelines.reduce(0) { $0 + $1.count }, unit: "sessions")
@@ -44,14 +42,7 @@ public struct Auditor {
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
                                  coverage: coverage, checks: checks, failOn: options.failOn)
-        try db.write { db in
-            try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
-            let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
-            if !renamed.isEmpty {
-                for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
-            }
-            report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
-        }
+        try store.recordAudit(timelines, found: &found, sessions: &sessions, report: &report, options: options)
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
             report.hiddenByBaseline = found.count - report.findings.count
@@ -63,10 +54,7 @@ public struct Auditor {
         report.sessions = named.isEmpty ? [] : timelines.joined().filter { r in
             named.contains("\(r.session.deviceId)\u{0}\(r.session.bundleId)\u{0}\(r.session.pid ?? -1)\u{0}\(Timestamps.isoUTC(r.session.startUS))")
         }
-        try db.write { db in
-            try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
-                           arguments: [report.verdict.rawValue, report.exitCode, report.runId])
-        }
+        try store.recordVerdict(of: report)
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         return report

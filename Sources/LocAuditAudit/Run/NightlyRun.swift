@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import LocAuditIngest
 import LocAuditModel
@@ -109,7 +108,7 @@ public struct NightlyRun {
         log.debug("locked \(lock.path)")
 
         // New events get ids above this one: the scope query reads only them.
-        let lastEventBefore = try store.connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM events") } ?? 0
+        let lastEventBefore = try store.lastEventId()
         let (ready, settling) = try settled(Ingester.expand([options.inbox]))
         for path in settling {
             log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
@@ -188,12 +187,7 @@ public struct NightlyRun {
         let sourceIds = logs.compactMap(\.sourceId)
         var apps = plistApps
         if !sourceIds.isEmpty {
-            apps.formUnion(try store.connect(readOnly: true).read { db in
-                try String.fetchAll(db, sql: """
-                    SELECT DISTINCT bundle_id FROM events
-                    WHERE id > ? AND bundle_id IS NOT NULL AND source_id IN (SELECT value FROM json_each(?))
-                    """, arguments: [lastEventBefore, jsonText(sourceIds)])
-            })
+            apps.formUnion(try store.apps(ofSources: sourceIds, eventsAfter: lastEventBefore))
         }
         let devices: Set<String>? = plistApps.isEmpty ? Set(logs.compactMap(\.device)) : nil
         return (devices, apps)

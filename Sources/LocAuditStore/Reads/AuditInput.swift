@@ -93,3 +93,10 @@ package struct AuditInput {
         return timelines
     }
 }
+
+extension Store {
+    /// Everything an audit of `scope` reads, in one read transaction.
+    package func auditInput(scope: EventScope, progress: ProgressBar? = nil) throws -> AuditInput {
+        try connect().read { try AuditInput.load($0, scope: scope, progress: progress) }
+    }
+}

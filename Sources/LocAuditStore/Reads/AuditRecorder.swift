@@ -166,3 +166,28 @@ extension Finding {
                   timeUS: row[10], osVersion: row[11])
     }
 }
+
+extension Store {
+    /// Records an audit in one transaction: its sessions, its findings (keeping the identity
+    /// of a finding whose session has gained lines, in `found` and in the report's checks)
+    /// and the run, whose id goes into `report`.
+    package func recordAudit(_ timelines: [[ReplayedSession]], found: inout [Finding], sessions: inout [String: AuditRecorder.SessionIdentity],
+                             report: inout AuditReport, options: AuditOptions) throws {
+        try connect().write { db in
+            try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
+            let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
+            if !renamed.isEmpty {
+                for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
+            }
+            report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
+        }
+    }
+
+    /// The run's verdict and exit code, once its reported findings are known.
+    package func recordVerdict(of report: AuditReport) throws {
+        try connect().write { db in
+            try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
+                           arguments: [report.verdict.rawValue, report.exitCode, report.runId])
+        }
+    }
+}
