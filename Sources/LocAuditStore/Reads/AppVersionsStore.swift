@@ -6,24 +6,65 @@ extension AppVersions {
     /// Every app's versions, by bundle id.
     static func load(_ db: Database) throws -> [String: AppVersions] {
         var byApp: [String: [AppVersion]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT bundle_id, executable, name, version, build, usage_keys, background_modes, temporary_purpose_keys,
-                   default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256, first_seen_us
-            FROM app_versions
-            """) {
-            func list(_ text: String?) -> [String]? {
-                text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-            }
-            var facts = AppFacts(bundleId: row[0], usageKeys: list(row[5]) ?? [], backgroundModes: list(row[6]) ?? [])
-            facts.executable = row[1]
-            facts.name = row[2]
-            facts.version = row[3]
-            facts.build = row[4]
-            facts.temporaryPurposeKeys = list(row[7])
-            facts.defaultAccuracyReduced = row[8]
-            facts.defaultAccuracyReducedType = row[9]
-            byApp[facts.bundleId, default: []].append(AppVersion(facts: facts, path: row[10], sha256: row[11], firstSeenUS: row[12]))
+        for stored in try StoredAppVersion.fetchAll(db) {
+            var facts = AppFacts(bundleId: stored.bundleId, usageKeys: stored.usageKeys.values ?? [],
+                                 backgroundModes: stored.backgroundModes.values ?? [])
+            facts.executable = stored.executable
+            facts.name = stored.name
+            facts.version = stored.version
+            facts.build = stored.build
+            facts.temporaryPurposeKeys = stored.temporaryPurposeKeys.values
+            facts.defaultAccuracyReduced = stored.defaultAccuracyReduced
+            facts.defaultAccuracyReducedType = stored.defaultAccuracyReducedType
+            byApp[facts.bundleId, default: []].append(AppVersion(facts: facts, path: stored.plistPath, sha256: stored.plistSHA256,
+                                                                 firstSeenUS: stored.firstSeenUS))
         }
         return byApp.mapValues(AppVersions.init)
+    }
+}
+
+/// A row of `app_versions`, as the replay reads it.
+struct StoredAppVersion: Decodable, FetchableRecord, TableRecord {
+    static let databaseTableName = "app_versions"
+    static var databaseSelection: [any SQLSelectable] { CodingKeys.allCases.map { Column($0) } }
+
+    var bundleId: String
+    var executable: String?
+    var name: String?
+    var version: String?
+    var build: String?
+    var usageKeys: JSONStrings
+    var backgroundModes: JSONStrings
+    var temporaryPurposeKeys: JSONStrings
+    var defaultAccuracyReduced: String?
+    var defaultAccuracyReducedType: String?
+    var plistPath: String
+    var plistSHA256: String
+    var firstSeenUS: Int64
+
+    enum CodingKeys: String, CodingKey, CaseIterable, ColumnExpression {
+        case bundleId = "bundle_id", executable, name, version, build, usageKeys = "usage_keys", backgroundModes = "background_modes"
+        case temporaryPurposeKeys = "temporary_purpose_keys", defaultAccuracyReduced = "default_accuracy_reduced"
+        case defaultAccuracyReducedType = "default_accuracy_reduced_type", plistPath = "plist_path", plistSHA256 = "plist_sha256"
+        case firstSeenUS = "first_seen_us"
+    }
+}
+
+/// A JSON array of strings stored as text: nil when the column is NULL or not such an array.
+struct JSONStrings: DatabaseValueConvertible, Decodable {
+    var values: [String]?
+
+    init(values: [String]?) { self.values = values }
+
+    /// (GRDB reads the column through `fromDatabaseValue`; this is Decodable's own way in.)
+    init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String?.self)
+        values = text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+    }
+
+    var databaseValue: DatabaseValue { values.map { jsonText($0) }.databaseValue }
+
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> JSONStrings? {
+        JSONStrings(values: String.fromDatabaseValue(dbValue).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) })
     }
 }

@@ -25,7 +25,7 @@ package struct AuditInput {
     package static func load(_ db: Database, scope: EventScope, progress: ProgressBar? = nil) throws -> AuditInput {
         var sources: [Int64: (String, IOSVersion?)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, path, os_version FROM sources") {
-            sources[row[0]] = (row[1], IOSVersion(row[2] as String?))
+            sources[row["id"]] = (row["path"], IOSVersion(row["os_version"] as String?))
         }
         var input = AuditInput(events: try scope.load(db, progress: progress), sources: sources, apps: try AppVersions.load(db))
         input.checkpoints = try ReplayCheckpoint.load(db, scope: scope)
@@ -34,10 +34,10 @@ package struct AuditInput {
             SELECT device_id, zone_assumed, zone_offset, zone_from FROM sources
             WHERE device_id IS NOT NULL AND (zone_assumed = 1 OR zone_from IS NOT NULL) ORDER BY id
             """) {
-            if row[1] as Bool {
-                input.zoneAssumed[row[0], default: 0] += 1
-            } else if let offset = row[2] as Int32?, let from = row[3] as String? {
-                input.zoneTaken[row[0], default: [:]]["\(ZoneReconciler.text(offset: offset)), the offset of \(from)", default: 0] += 1
+            if row["zone_assumed"] as Bool {
+                input.zoneAssumed[row["device_id"], default: 0] += 1
+            } else if let offset = row["zone_offset"] as Int32?, let from = row["zone_from"] as String? {
+                input.zoneTaken[row["device_id"], default: [:]]["\(ZoneReconciler.text(offset: offset)), the offset of \(from)", default: 0] += 1
             }
         }
         return input

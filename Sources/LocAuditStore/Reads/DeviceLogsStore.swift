@@ -13,17 +13,17 @@ extension DeviceLogs {
             SELECT DISTINCT device_id, kind FROM events INDEXED BY events_by_family
             WHERE kind IN ('blue-bar', 'prompt', 'prompt-response', 'status-change', 'accuracy-change') AND \(devices)
             """, arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
-            let kind = EventKind(rawValue: row[1] as String)
-            if kind == .blueBar { logs[row[0], default: DeviceLogs()].indicator = true }
-            if let kind, authorizationKinds.contains(kind) { logs[row[0], default: DeviceLogs()].authorization = true }
+            let kind = EventKind(rawValue: row["kind"] as String)
+            if kind == .blueBar { logs[row["device_id"], default: DeviceLogs()].indicator = true }
+            if let kind, authorizationKinds.contains(kind) { logs[row["device_id"], default: DeviceLogs()].authorization = true }
         }
         for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM replay_checkpoints WHERE \(devices)",
                                     arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
-            guard let kept = try? JSONDecoder().decode(Kept.self, from: Data((row[1] as String).utf8)).deviceLogs else { continue }
-            var known = logs[row[0]] ?? DeviceLogs()
+            guard let kept = try? JSONDecoder().decode(Kept.self, from: Data((row["state"] as String).utf8)).deviceLogs else { continue }
+            var known = logs[row["device_id"]] ?? DeviceLogs()
             known.indicator = known.indicator || kept.indicator
             known.authorization = known.authorization || kept.authorization
-            logs[row[0]] = known
+            logs[row["device_id"]] = known
         }
         return logs
     }

@@ -8,14 +8,14 @@ extension ReplayCheckpoint {
     /// The checkpoints of the devices and apps in scope, by device and app.
     static func load(_ db: Database, scope: EventScope) throws -> [String: ReplayCheckpoint] {
         var checkpoints: [String: ReplayCheckpoint] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for stored in try StoredCheckpoint.fetchAll(db, sql: """
             SELECT device_id, bundle_id, as_of_us, as_of_source, as_of_line, state FROM replay_checkpoints WHERE \(EventScope.condition)
             """, arguments: scope.arguments) {
-            var state = try decode(row[5], device: row[0], bundle: row[1])
+            var state = try decode(stored.state, device: stored.deviceId, bundle: stored.bundleId)
             // Lines of the app were replayed into it: an install after it is no first install.
             state.appSeen = true
-            let checkpoint = ReplayCheckpoint(deviceId: row[0], bundleId: row[1],
-                                              asOf: EventKey(timeUS: row[2], source: row[3], line: row[4]), state: state)
+            let checkpoint = ReplayCheckpoint(deviceId: stored.deviceId, bundleId: stored.bundleId,
+                                              asOf: EventKey(timeUS: stored.asOfUS, source: stored.asOfSource, line: stored.asOfLine), state: state)
             checkpoints[key(checkpoint.deviceId, checkpoint.bundleId)] = checkpoint
         }
         return checkpoints
@@ -40,5 +40,19 @@ extension ReplayCheckpoint {
         } catch {
             throw AuditError.unreadableCheckpoint(device: device, bundle: bundle)
         }
+    }
+}
+
+/// A row of `replay_checkpoints`, its state still JSON text.
+struct StoredCheckpoint: Decodable, FetchableRecord {
+    var deviceId: String
+    var bundleId: String
+    var asOfUS: Int64
+    var asOfSource: Int64
+    var asOfLine: Int
+    var state: String
+
+    enum CodingKeys: String, CodingKey {
+        case deviceId = "device_id", bundleId = "bundle_id", asOfUS = "as_of_us", asOfSource = "as_of_source", asOfLine = "as_of_line", state
     }
 }

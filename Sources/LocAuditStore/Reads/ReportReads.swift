@@ -60,7 +60,7 @@ public struct DeviceLabel: Sendable, Equatable {
         var labels: [String: DeviceLabel] = [:]
         for id in ids {
             guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
-            labels[id] = DeviceLabel(id: id, name: row[0], model: row[1])
+            labels[id] = DeviceLabel(id: id, name: row["name"], model: row["product_type"])
         }
         return labels
     }
