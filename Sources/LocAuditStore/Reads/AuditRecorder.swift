@@ -157,13 +157,14 @@ package enum AuditRecorder {
 }
 
 extension Finding {
-    /// A stored finding.
+    /// A stored finding: a row of `findings` with (at least) the columns `StoredReport` selects.
     init(row: Row) {
-        let stored = (try? JSONDecoder().decode([AuditRecorder.EvidenceRow].self, from: Data((row[9] as String).utf8))) ?? []
+        let stored = (try? JSONDecoder().decode([AuditRecorder.EvidenceRow].self, from: Data((row["evidence"] as String).utf8))) ?? []
         let evidence = stored.map { EvidenceLine(file: $0.file, line: $0.line, event: $0.event) }
-        self.init(rule: row[1], severity: Severity(rawValue: row[2]) ?? .info, device: row[3], bundleId: row[4], pid: row[5],
-                  sessionStart: row[6], time: row[7], message: row[8], evidence: evidence, fingerprint: row[0],
-                  timeUS: row[10], osVersion: row[11])
+        self.init(rule: row["rule"], severity: Severity(rawValue: row["severity"]) ?? .info, device: row["device_id"],
+                  bundleId: row["bundle_id"], pid: row["pid"], sessionStart: row["session_start"], time: row["time"],
+                  message: row["message"], evidence: evidence, fingerprint: row["fingerprint"], timeUS: row["time_us"],
+                  osVersion: row["os_version"])
     }
 }
 
