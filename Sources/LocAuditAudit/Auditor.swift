@@ -49,15 +49,27 @@ public struct Auditor {
         } else {
             report.findings = found
         }
-        // The reporters draw the findings' sessions from this replay, not from a second one.
-        let named = Set(report.findings.compactMap { f in f.sessionStart.map { "\(f.device)\u{0}\(f.bundleId)\u{0}\(f.pid ?? -1)\u{0}\($0)" } })
+        // The reporters draw the findings' sessions from this replay, not from a second one
+        // (the start's text is made only for sessions of a process with a finding).
+        let named = Set(report.findings.compactMap { f in f.sessionStart.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
+        let processes = Set(named.map { SessionKey($0.device, $0.bundleId, $0.pid, "") })
         report.sessions = named.isEmpty ? [] : timelines.joined().filter { r in
-            named.contains("\(r.session.deviceId)\u{0}\(r.session.bundleId)\u{0}\(r.session.pid ?? -1)\u{0}\(Timestamps.isoUTC(r.session.startUS))")
+            let s = r.session
+            return processes.contains(SessionKey(s.deviceId, s.bundleId, s.pid, ""))
+                && named.contains(SessionKey(s.deviceId, s.bundleId, s.pid, Timestamps.isoUTC(s.startUS)))
         }
         try store.recordVerdict(of: report)
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         return report
+    }
+}
+
+/// A session as findings name it: device, app, process and start (ISO 8601 UTC).
+private struct SessionKey: Hashable {
+    var device: String, bundleId: String, pid: Int64?, start: String
+    init(_ device: String, _ bundleId: String, _ pid: Int64?, _ start: String) {
+        (self.device, self.bundleId, self.pid, self.start) = (device, bundleId, pid, start)
     }
 }
 

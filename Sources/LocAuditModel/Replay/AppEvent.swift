@@ -37,8 +37,8 @@ public final class AppEvent: Sendable {
 
     public let status: AuthorizationStatus?
 
-    /// Every field as read (the store's `events` reader fills it).
-    package init(id: Int64, kind: EventKind, timeUS: Int64, deviceId: String, bundleId: String, appPid: Int64?,
+    /// Every field as read (the store's `events` reader fills it, once a row: inlinable there).
+    @inlinable package init(id: Int64, kind: EventKind, timeUS: Int64, deviceId: String, bundleId: String, appPid: Int64?,
                  sourceId: Int64, line: Int, statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?,
                  provisional: Bool?, reason: String?, appState: AppState?, service: LocationService?, call: String?,
                  horizontalAccuracy: Double?, locationPrivate: Bool, property: String?, value: Int64?,
