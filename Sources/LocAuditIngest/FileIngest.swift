@@ -176,17 +176,9 @@ struct FileIngest {
         }
     }
 
-    /// The path this file's bytes were first ingested from, if they were. Only files of
-    /// the same size are hashed, so a new file costs one indexed query.
+    /// The path this file's bytes were first ingested from, if they were.
     private func alreadyIngested(size: Int64) throws -> String? {
-        let sameSize = try db.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sources WHERE size = ?", arguments: [size]) ?? 0
-        }
-        guard sameSize > 0 else { return nil }
-        let sha = try ByteStream.fileSHA256(path: path)
-        return try db.read { db in
-            try String.fetchOne(db, sql: "SELECT path FROM sources WHERE size = ? AND file_sha256 = ?", arguments: [size, sha])
-        }
+        try Store.firstIngest(size: size, sha256: { try ByteStream.fileSHA256(path: path) }, in: db)
     }
 
     /// Why a log of which nothing could be read is not recorded: so that the retry, with the

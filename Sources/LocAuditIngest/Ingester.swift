@@ -87,29 +87,8 @@ public final class Ingester: Sendable {
         // The store itself failed (full, read-only, damaged...): no later file could go in either.
         if let failure = storeFailure.value { throw failure }
         let files = reports.withLock { $0.compactMap { $0 } }
-        try datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
+        try store.datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
         return IngestReport(database: store.path, files: files)
-    }
-
-    /// An Info.plist handed in with logs is in force from their first line, not from the
-    /// moment it was read: they came together (the night's logs of a new build and its
-    /// Info.plist). One ingested alone is in force from its ingest: earlier logs keep theirs.
-    func datePlists(since startedUS: Int64, logs: [Int64]) throws {
-        guard !logs.isEmpty else { return }
-        do {
-            try store.connect().write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM app_versions WHERE first_seen_us >= ?)",
-                                        arguments: [startedUS]) == true else { return }
-                try db.execute(sql: """
-                    UPDATE app_versions SET first_seen_us = min(first_seen_us, coalesce((
-                        SELECT CAST(strftime('%s', min(first_time)) AS INTEGER) * 1000000 FROM sources
-                        WHERE id IN (SELECT value FROM json_each(?))), first_seen_us))
-                    WHERE first_seen_us >= ?
-                    """, arguments: [jsonText(logs), startedUS])
-            }
-        } catch let error as DatabaseError {
-            throw StoreError(error, path: store.path)
-        }
     }
 
     /// Files under the given paths, sorted, hidden files and databases left out.
