@@ -45,10 +45,9 @@ extension ReplayCheckpoint {
 
 /// A row of `replay_checkpoints`, its state still JSON text.
 struct StoredCheckpoint: Decodable, FetchableRecord {
-    var deviceId: String
-    var bundleId: String
-    var asOfUS: Int64
-    var asOfSource: Int64
+    var deviceId, bundleId: String
+    /// The last line replayed into the state: its time, file and line.
+    var asOfUS, asOfSource: Int64
     var asOfLine: Int
     var state: String
 
