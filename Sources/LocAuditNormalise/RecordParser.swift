@@ -14,8 +14,20 @@ package struct ParsedEvent {
     package var message: String
     /// Stable identity of the line across overlapping exports of one device.
     package var fingerprint: Int64
-    /// How the bundle id was found (`message`, `pid`, `executable`), set by the writer.
-    package var bundleVia: String? = nil
+    /// How the bundle id was found, set by the writer.
+    package var bundleVia: BundleVia? = nil
+}
+
+/// How an event's bundle id was found (`events.bundle_via`).
+package enum BundleVia: String, Sendable {
+    /// The message names it.
+    case message
+    /// The line's pid is the process of an app a line named (pid linking).
+    case pid
+    /// The line's process is the executable of an ingested Info.plist.
+    case executable
+    /// The process name matches the last part of exactly one known bundle id.
+    case name
 }
 
 /// Where parsed events go (the store's staging area, or a test's array).

@@ -1,5 +1,6 @@
 import GRDB
 import LocAuditModel
+import LocAuditNormalise
 
 /// Links app-process events to bundle ids. App lines name the executable and the pid,
 /// never the bundle, so the link comes from elsewhere, in this order:
@@ -26,11 +27,11 @@ package enum BundleLinker {
                              min(abs(l.first_time_us - e.time_us), abs(l.last_time_us - e.time_us))) AS rank
                 FROM events e JOIN process_links l ON l.device_id = e.device_id AND l.pid = e.app_pid
                 WHERE e.device_id = ? AND e.bundle_id IS NULL AND e.app_pid IS NOT NULL)
-            UPDATE events SET bundle_id = ranked.bundle_id, bundle_via = 'pid'
+            UPDATE events SET bundle_id = ranked.bundle_id, bundle_via = '\(BundleVia.pid.rawValue)'
             FROM ranked WHERE ranked.rank = 1 AND events.id = ranked.event_id
             """, arguments: [deviceId])
         try db.execute(sql: """
-            UPDATE events SET bundle_via = 'executable',
+            UPDATE events SET bundle_via = '\(BundleVia.executable.rawValue)',
                 bundle_id = (SELECT a.bundle_id FROM apps a WHERE a.executable = events.process ORDER BY a.bundle_id LIMIT 1)
             WHERE device_id = ? AND \(appLine) AND process IN (SELECT executable FROM apps)
             """, arguments: [deviceId])
@@ -48,7 +49,7 @@ package enum BundleLinker {
             let matches = bundles.filter { key($0.split(separator: ".").last ?? "") == key(Substring(process)) }
             guard matches.count == 1 else { continue }
             try db.execute(sql: """
-                UPDATE events SET bundle_id = ?, bundle_via = 'name'
+                UPDATE events SET bundle_id = ?, bundle_via = '\(BundleVia.name.rawValue)'
                 WHERE device_id = ? AND \(appLine) AND process = ?
                 """, arguments: [matches[0], deviceId, process])
         }

@@ -62,20 +62,20 @@ package final class EventWriter: ParseSink {
         if let pid = e.event[.appPid].flatMap(EventWriter.integer) {
             if case .text(let bundle)? = e.event[.bundleId] {
                 noteLink(pid: pid, bundle: bundle, time: e.timeUS)
-                e.bundleVia = "message"
+                e.bundleVia = .message
             } else if let bundle = currentBundle[pid]?.bundle {
                 e.event[.bundleId] = .text(bundle)
-                e.bundleVia = "pid"
+                e.bundleVia = .pid
             } else if e.event.scope == .app, let process = e.process, let bundle = executables[process] {
                 e.event[.bundleId] = .text(bundle)
-                e.bundleVia = "executable"
+                e.bundleVia = .executable
             }
         } else if e.event[.bundleId] != nil {
-            e.bundleVia = "message"
+            e.bundleVia = .message
         } else if e.event.scope == .app, e.pid == nil, let process = e.process, let bundle = executables[process] {
             // A log without pids (a Console copy): the process name is the only key.
             e.event[.bundleId] = .text(bundle)
-            e.bundleVia = "executable"
+            e.bundleVia = .executable
         }
         if sourceId != nil {
             try write(e)
@@ -159,7 +159,7 @@ package final class EventWriter: ParseSink {
             case nil: sqlite3_bind_null(stmt, i); i += 1
             }
         }
-        bind(e.bundleVia)
+        bind(e.bundleVia?.rawValue)
         bind(e.message)
         // The parser's fingerprint is the line's; stored, it is the line's on this device.
         bind(LineFingerprint.stored(e.fingerprint, device: deviceId))
