@@ -1,0 +1,134 @@
+import Foundation
+import LocAuditModel
+
+/// A pattern with its regular expression compiled and its columns typed.
+struct CompiledPattern {
+    let pattern: CatalogPattern
+    let regex: NSRegularExpression?
+    /// The regex's named groups.
+    let groups: Set<String>
+    /// Column <- its sources, in order: message key paths (lower case, split once: this runs
+    /// for every event) or regex group names.
+    let fields: [(column: EventColumn, sources: [Source])]
+    /// Key (lower case) -> accepted values.
+    let when: [(String, [String])]
+    let constants: [(EventColumn, ColumnValue)]
+    let required: [EventColumn]
+
+    enum Source {
+        case key([String])
+        case group(String)
+    }
+
+    init(_ p: CatalogPattern) throws {
+        pattern = p
+        if let source = p.regex {
+            do { regex = try NSRegularExpression(pattern: source) } catch {
+                throw CatalogError(description: "pattern \"\(p.id)\": invalid regex \(source): \(error.localizedDescription)")
+            }
+            let names = try NSRegularExpression(pattern: "\\(\\?<([A-Za-z][A-Za-z0-9]*)>")
+            groups = Set(names.matches(in: source, range: NSRange(source.startIndex..., in: source)).compactMap {
+                Range($0.range(at: 1), in: source).map { String(source[$0]) }
+            })
+        } else {
+            regex = nil
+            groups = []
+        }
+        func column(_ name: String) throws -> EventColumn {
+            guard let c = EventColumn(rawValue: name) else {
+                throw CatalogError(description: "pattern \"\(p.id)\": unknown column \"\(name)\"; columns are \(EventColumn.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return c
+        }
+        let isText = p.msg == nil
+        let groups = self.groups
+        fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { name, spec in
+            (try column(name), try spec.split(separator: "|").map { alternative in
+                let name = String(alternative)
+                if isText || groups.contains(name) { return Source.group(name) }
+                let parts = name.lowercased().split(separator: ".").map(String.init)
+                guard parts.count <= MessageFields.maxDepth else {
+                    throw CatalogError(description: "pattern \"\(p.id)\": the key path of \"\(name)\" has \(parts.count) levels; no message nests deeper than \(MessageFields.maxDepth)")
+                }
+                return Source.key(parts)
+            })
+        }
+        when = (p.when ?? [:]).sorted { $0.key < $1.key }.map { ($0.key.lowercased(), $0.value) }
+        required = try (p.require ?? []).map(column)
+        constants = try (p.set ?? [:]).sorted { $0.key < $1.key }.compactMap { name, raw in
+            let c = try column(name)
+            return Normaliser.value(.string(raw), for: c).map { (c, $0) }
+        }
+    }
+
+    /// The message key paths the pattern reads.
+    var paths: [[String]] {
+        fields.flatMap { $0.sources.compactMap { if case .key(let path) = $0 { return path } else { return nil } } }
+    }
+
+    /// The event, or `incomplete` when a required column is missing.
+    func complete(_ event: Event) -> Recognition {
+        required.allSatisfy { event[$0] != nil } ? .event(event) : .incomplete(pattern: pattern.id)
+    }
+
+    /// Whether the pattern reads lines of this process.
+    private func accepts(_ process: String?) -> Bool {
+        guard let wanted = pattern.process else { return true }
+        guard let process else { return false }
+        return wanted.contains(process)
+    }
+
+    /// The regex's match in `text`: nil when the pattern has a regex and it does not match.
+    private func match(_ text: String) -> NSTextCheckingResult?? {
+        guard let regex else { return .some(nil) }
+        guard let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        return .some(m)
+    }
+
+    private func group(_ name: String, of match: NSTextCheckingResult?, in text: String) -> FieldValue? {
+        guard let match else { return nil }
+        let r = match.range(withName: name)
+        guard r.location != NSNotFound, let sr = Range(r, in: text) else { return nil }
+        return .string(String(text[sr]))
+    }
+
+    /// The event of a JSON-like message (keys in lower case), if its `when` conditions hold.
+    /// A regex, when the pattern has one, runs over the message as logged and must match.
+    func event(fields values: [String: FieldValue], text: String, process: String?) -> Event? {
+        guard accepts(process) else { return nil }
+        for (key, accepted) in when {
+            guard let v = values[key], accepted.contains(Normaliser.plain(v)) as Bool else { return nil }
+        }
+        guard let found = match(text) else { return nil }
+        return event { source in
+            switch source {
+            case .key(let path): return MessageFields.lookup(path, in: values)
+            case .group(let name): return group(name, of: found, in: text)
+            }
+        }
+    }
+
+    /// The event of a plain-text message, if it contains the anchor (and matches the regex).
+    func event(text: String, process: String?) -> Event? {
+        guard accepts(process), let anchor = pattern.contains, text.contains(anchor), let found = match(text) else { return nil }
+        return event { source in
+            if case .group(let name) = source { return group(name, of: found, in: text) }
+            return nil
+        }
+    }
+
+    private func event(_ read: (Source) -> FieldValue?) -> Event {
+        var event = Event(kind: pattern.kind, pattern: pattern.id)
+        event.scope = pattern.scope
+        for (column, sources) in fields {
+            for source in sources {
+                if let value = Normaliser.value(read(source), for: column) {
+                    event[column] = value
+                    break
+                }
+            }
+        }
+        for (column, value) in constants { event[column] = value }
+        return event
+    }
+}
