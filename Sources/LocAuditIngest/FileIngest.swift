@@ -161,7 +161,7 @@ struct FileIngest {
                 report.events = events
                 report.eventsByKind = counts.eventsByKind
                 var skipped = counts.skipped
-                if duplicates > 0 { skipped["duplicate"] = duplicates }
+                if duplicates > 0 { skipped[SkipReason.duplicate.rawValue] = duplicates }
                 report.skipped = skipped
                 report.firstSkippedLine = counts.firstLine.isEmpty ? nil : counts.firstLine
                 report.notes = counts.notes

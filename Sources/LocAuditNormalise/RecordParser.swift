@@ -81,12 +81,35 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     /// line (or a `--style json` object) and was not known complete.
     public var heldBackFrom: Int?
 
-    mutating func skip(_ reason: String, line: Int? = nil) {
-        skipped[reason, default: 0] += 1
-        if let line, firstLine[reason] == nil { firstLine[reason] = line }
+    mutating func skip(_ reason: SkipReason, line: Int? = nil) {
+        skipped[reason.rawValue, default: 0] += 1
+        if let line, firstLine[reason.rawValue] == nil { firstLine[reason.rawValue] = line }
     }
 
-    mutating func note(_ kind: String) { notes[kind, default: 0] += 1 }
+    mutating func note(_ kind: NoteKind) { notes[kind.rawValue, default: 0] += 1 }
+}
+
+/// Why a line was not stored: the keys of `ParseCounts.skipped`, of `sources.skipped` and of
+/// the ingest summary (docs/schema.md), spelled as they are stored.
+package enum SkipReason: String, CaseIterable, Sendable {
+    case noise, malformed, incomplete, duplicate
+    case badTimestamp = "bad-timestamp"
+    case notLocation = "not-location"
+    case tooLong = "too-long"
+    case noPrefix = "no-prefix"
+    case `repeat`
+}
+
+/// What was repaired or assumed while reading: the keys of `ParseCounts.notes` and of
+/// `sources.notes`, spelled as they are stored.
+package enum NoteKind: String, CaseIterable, Sendable {
+    case continuation
+    case invalidUTF8 = "invalid-utf8"
+    case timeBackwards = "time-backwards"
+    case messageTruncated = "message-truncated"
+    case numberOutOfRange = "number-out-of-range"
+    case nonFiniteNumber = "non-finite-number"
+    case zoneFromExport = "zone-from-export"
 }
 
 /// Turns a file's content, chunk by chunk, into events: splits lines, reads the
@@ -233,7 +256,7 @@ package final class RecordParser {
         if carryTooLong {
             lineNumber += 1
             counts.linesRead += 1
-            counts.skip("too-long", line: lineNumber)
+            counts.skip(.tooLong, line: lineNumber)
             carryTooLong = false
             pending = nil
         } else {
@@ -259,7 +282,7 @@ package final class RecordParser {
         try emitPending()
         try transitions.finish(emit)
         if container == .logJSON, jsonDepth > 0 {
-            counts.skip("incomplete", line: jsonObjectLine)
+            counts.skip(.incomplete, line: jsonObjectLine)
             if !complete { counts.heldBackFrom = jsonObjectLine }
         }
         if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us + Int64(lastMicros) }
@@ -274,7 +297,7 @@ package final class RecordParser {
             from = record.line
             pending = nil
         }
-        counts.skip("incomplete", line: from)
+        counts.skip(.incomplete, line: from)
         counts.heldBackFrom = from
         carry = []
         carryTooLong = false
@@ -313,7 +336,7 @@ package final class RecordParser {
     private func textLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         if b.isEmpty {
             // Blank lines inside a record are part of it; between records they are noise.
-            if pending != nil { counts.note("continuation"); appendContinuation(b) } else { counts.skip("noise") }
+            if pending != nil { counts.note(.continuation); appendContinuation(b) } else { counts.skip(.noise) }
             return
         }
         switch textHeader(b) {
@@ -324,19 +347,19 @@ package final class RecordParser {
         case .noise:
             recognised += 1
             try emitPending()
-            counts.skip("noise")
+            counts.skip(.noise)
         case .badTimestamp:
             try emitPending()
-            counts.skip("bad-timestamp", line: lineNumber)
+            counts.skip(.badTimestamp, line: lineNumber)
         case .malformed:
             try emitPending()
-            counts.skip("malformed", line: lineNumber)
+            counts.skip(.malformed, line: lineNumber)
         case .other:
             if pending != nil {
-                counts.note("continuation")
+                counts.note(.continuation)
                 appendContinuation(b)
             } else {
-                counts.skip("malformed", line: lineNumber)
+                counts.skip(.malformed, line: lineNumber)
             }
         }
     }
@@ -359,16 +382,16 @@ package final class RecordParser {
         var local: Int64 = 0
         if let stamp = h.syslogStamp {
             guard let placed = clock.place(month: stamp.month, day: stamp.day, seconds: stamp.seconds) else {
-                counts.skip("bad-timestamp", line: lineNumber) // Feb 30, or Feb 29 in a common year
+                counts.skip(.badTimestamp, line: lineNumber) // Feb 30, or Feb 29 in a common year
                 return
             }
-            if placed.backwards { counts.note("time-backwards") }
+            if placed.backwards { counts.note(.timeBackwards) }
             local = placed.local
             lastMicros = h.micros
             if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us + Int64(h.micros) }
             timeUS = 0 // resolved below, only for candidates
         } else if let local = h.localUS {
-            if let last = lastLocalUS, local < last { counts.note("time-backwards") }
+            if let last = lastLocalUS, local < last { counts.note(.timeBackwards) }
             lastLocalUS = local
             if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local, zone: zone).us }
             timeUS = 0 // resolved below, only for candidates
@@ -378,7 +401,7 @@ package final class RecordParser {
             } else {
                 timeUS = h.timeUS ?? 0
             }
-            if let last = counts.lastUS, timeUS < last { counts.note("time-backwards") }
+            if let last = counts.lastUS, timeUS < last { counts.note(.timeBackwards) }
             if counts.firstUS == nil { counts.firstUS = timeUS }
             counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
         }
@@ -437,7 +460,7 @@ package final class RecordParser {
         if let valid = String(validating: bytes, as: UTF8.self) {
             message = valid
         } else {
-            counts.note("invalid-utf8")
+            counts.note(.invalidUTF8)
             message = String(decoding: bytes, as: UTF8.self)
             utf8 = Array(message.utf8)
         }
@@ -445,13 +468,13 @@ package final class RecordParser {
         case .nothing:
             return
         case .incomplete:
-            counts.skip("incomplete", line: line)
+            counts.skip(.incomplete, line: line)
         case .malformed:
-            counts.skip("malformed", line: line)
+            counts.skip(.malformed, line: line)
         case .link(let bundleId, let linkPid):
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
-            if event.droppedNonFinite { counts.note("non-finite-number") }
+            if event.droppedNonFinite { counts.note(.nonFiniteNumber) }
             if event.scope == .app, catalog.isSystemProcess(process) {
                 // iOS's own CLLocationManager (routined, contextstored, ...): its line, no app's.
                 event.scope = .system
@@ -460,7 +483,7 @@ package final class RecordParser {
             }
             if event.scope == .app, event[.appPid] == nil, let pid { event[.appPid] = .integer(pid) }
             if message.utf8.count > RecordParser.maxMessageBytes {
-                counts.note("message-truncated")
+                counts.note(.messageTruncated)
                 message = String(decoding: message.utf8.prefix(RecordParser.maxMessageBytes), as: UTF8.self) + "…"
             }
             try store(event, message: message, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
@@ -484,7 +507,7 @@ package final class RecordParser {
             try sink.link(bundleId: bundle, pid: appPid, timeUS: timeUS)
         }
         try transitions.take(parsed, rank: catalog.rank[event.pattern] ?? Int.max, emit: emit) { _ in
-            counts.skip("repeat")
+            counts.skip(.`repeat`)
         }
     }
 
@@ -502,13 +525,13 @@ package final class RecordParser {
     private func jsonRecordLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         var i = 0
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-        if i == b.count { counts.skip("noise"); return }
+        if i == b.count { counts.skip(.noise); return }
         guard b[i] == UInt8(ascii: "{") else {
             if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) {
                 recognised += 1
-                counts.skip("noise")
+                counts.skip(.noise)
             } else {
-                counts.skip("malformed", line: lineNumber)
+                counts.skip(.malformed, line: lineNumber)
             }
             return
         }
@@ -522,25 +545,25 @@ package final class RecordParser {
             if RecordParser.finishedKey.withUnsafeBufferPointer({ memmem(b.baseAddress, b.count, $0.baseAddress, $0.count) }) != nil {
                 recognised += 1
             }
-            counts.skip("noise")
+            counts.skip(.noise)
             return
         }
         recognised += 1
         let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
         let text = String(decoding: b, as: UTF8.self)
-        guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: line); return }
+        guard let fields = MessageFields.parse(text) else { counts.skip(.malformed, line: line); return }
         var timeUS: Int64 = 0
         var offset: Int32? = nil
         if case .string(let stamp)? = fields["timestamp"] {
             let parsed = Array(stamp.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0) }
-            guard let parsed else { counts.skip("bad-timestamp", line: line); return }
+            guard let parsed else { counts.skip(.badTimestamp, line: line); return }
             timeUS = parsed.us
             offset = parsed.offset
         } else {
-            counts.skip("bad-timestamp", line: line)
+            counts.skip(.badTimestamp, line: line)
             return
         }
-        if let last = counts.lastUS, timeUS < last { counts.note("time-backwards") }
+        if let last = counts.lastUS, timeUS < last { counts.note(.timeBackwards) }
         if counts.firstUS == nil { counts.firstUS = timeUS }
         counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
         guard isCandidate else { return }
@@ -552,7 +575,7 @@ package final class RecordParser {
         if case .number(let n)? = fields["processID"] {
             // 1e300, 1.5: no pid; the record is still read.
             pid = Int64(exactly: n)
-            if pid == nil { counts.note("number-out-of-range") }
+            if pid == nil { counts.note(.numberOutOfRange) }
         }
         try recognise(scratch, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
     }
@@ -586,7 +609,7 @@ package final class RecordParser {
                     appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
                     objectStart = nil
                     if jsonObjectTooLong {
-                        counts.skip("too-long", line: jsonObjectLine)
+                        counts.skip(.tooLong, line: jsonObjectLine)
                     } else {
                         let object = jsonObject
                         try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
@@ -594,7 +617,7 @@ package final class RecordParser {
                     jsonObject.removeAll(keepingCapacity: true)
                 } else if jsonDepth < 0 {
                     jsonDepth = 0
-                    counts.skip("malformed", line: lineNumber)
+                    counts.skip(.malformed, line: lineNumber)
                 }
             default: break
             }
@@ -646,22 +669,22 @@ package final class RecordParser {
     private func pymobiledevice3JSONLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         var i = 0
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-        if i == b.count { counts.skip("noise"); return }
+        if i == b.count { counts.skip(.noise); return }
         guard b[i] == UInt8(ascii: "{"), JSONScan.string(key: RecordParser.messageKey, in: b, into: &scratch) else {
-            counts.skip("malformed", line: lineNumber)
+            counts.skip(.malformed, line: lineNumber)
             return
         }
         let object = UnsafeBufferPointer(rebasing: b[i...])
         let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
-        guard let fields = MessageFields.parse(bytes: Array(object)) else { counts.skip("malformed", line: lineNumber); return }
+        guard let fields = MessageFields.parse(bytes: Array(object)) else { counts.skip(.malformed, line: lineNumber); return }
         guard case .string(let stamp)? = fields["timestamp"],
               let local = Array(stamp.utf8).withUnsafeBufferPointer({ buf in buf.baseAddress.flatMap { LocalTime.dateTime($0, buf.count) } }),
               local.length == stamp.utf8.count else {
-            counts.skip("bad-timestamp", line: lineNumber)
+            counts.skip(.badTimestamp, line: lineNumber)
             return
         }
         recognised += 1
-        if let last = lastLocalUS, local.localUS < last { counts.note("time-backwards") }
+        if let last = lastLocalUS, local.localUS < last { counts.note(.timeBackwards) }
         lastLocalUS = local.localUS
         if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local.localUS, zone: zone).us }
         guard isCandidate else { return }
@@ -680,32 +703,32 @@ package final class RecordParser {
     /// A file of messages without their prefixes (Console's message column only): there is
     /// no time, so no event; every line is counted.
     private func messageOnlyLine(_ b: UnsafeBufferPointer<UInt8>) {
-        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { counts.skip("noise"); return }
+        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { counts.skip(.noise); return }
         recognised += 1
-        counts.skip("no-prefix")
+        counts.skip(.noPrefix)
     }
 
     // MARK: App Privacy Report
 
     private func privacyReportLine(_ b: UnsafeBufferPointer<UInt8>) throws {
         let text = String(decoding: b, as: UTF8.self)
-        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { counts.skip("noise"); return }
-        guard let fields = MessageFields.parse(text) else { counts.skip("malformed", line: lineNumber); return }
+        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { counts.skip(.noise); return }
+        guard let fields = MessageFields.parse(text) else { counts.skip(.malformed, line: lineNumber); return }
         if case .string? = fields["type"] { recognised += 1 }
         guard case .string("access")? = fields["type"], case .string("location")? = fields["category"] else {
-            counts.skip("not-location")
+            counts.skip(.notLocation)
             return
         }
         guard case .string(let stamp)? = fields["timeStamp"],
               let time = Array(stamp.utf8).withUnsafeBufferPointer({ Timestamps.parseISOLike($0) }) else {
-            counts.skip("bad-timestamp", line: lineNumber)
+            counts.skip(.badTimestamp, line: lineNumber)
             return
         }
         let kind: EventKind
         switch fields["kind"] {
         case .string("intervalBegin")?: kind = .accessBegin
         case .string("intervalEnd")?: kind = .accessEnd
-        default: counts.skip("malformed", line: lineNumber); return
+        default: counts.skip(.malformed, line: lineNumber); return
         }
         var event = Event(kind: kind, pattern: "privacy-report.location")
         event[.bundleId] = Normaliser.value(MessageFields.lookup("accessor.identifier", in: fields), for: .bundleId)

@@ -197,11 +197,11 @@ package final class EventWriter: ParseSink {
                     c.zoneAssumed = false
                     c.firstUS = c.firstUS.map { $0 - Int64(offset) * 1_000_000 }
                     c.lastUS = c.lastUS.map { $0 - Int64(offset) * 1_000_000 }
-                    c.notes["zone-from-export"] = zone.retimed
+                    c.notes[NoteKind.zoneFromExport.rawValue] = zone.retimed
                 }
             }
             var skipped = c.skipped
-            if duplicates > 0 { skipped["duplicate"] = duplicates }
+            if duplicates > 0 { skipped[SkipReason.duplicate.rawValue] = duplicates }
             try db.execute(sql: """
                 UPDATE sources SET path = ?, file_sha256 = ?, content_sha256 = ?, size = ?, content_size = ?, gzip_members = ?,
                     container = ?, device_id = ?, os_version = ?, zone_assumed = ?, zone_offset = ?, zone_from = ?,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditNormalise
 
 /// Two exports of one device and period with different zone knowledge give one truth: the
 /// zone-less one (idevicesyslog without `--tz` or a `TimeZone`, read as UTC) takes the
@@ -140,8 +141,8 @@ package enum ZoneReconciler {
         func counts(_ text: String) -> [String: Int] { (try? JSONDecoder().decode([String: Int].self, from: Data(text.utf8))) ?? [:] }
         func shifted(_ time: String?) -> String? { time.flatMap(utc).map { Timestamps.isoUTC($0 - Int64(offset) * 1_000_000) } }
         var notes = counts(row[2]), skipped = counts(row[3])
-        notes["zone-from-export", default: 0] += retimed
-        if dropped > 0 { skipped["duplicate", default: 0] += dropped }
+        notes[NoteKind.zoneFromExport.rawValue, default: 0] += retimed
+        if dropped > 0 { skipped[SkipReason.duplicate.rawValue, default: 0] += dropped }
         try db.execute(sql: """
             UPDATE sources SET zone_assumed = 0, zone_offset = ?, zone_from = ?, first_time = ?, last_time = ?, notes = ?,
                 skipped = ?, events = events - ? WHERE id = ?
