@@ -13,27 +13,23 @@ struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
             CLClientIsBackgroundable`). Read from the Info.plist, or from the crash itself.
             """,
         triggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["audio"]), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
-                """#),
-            RuleExample(os: "11.4", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Error>: *** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)'
-                """#),
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["audio"]), ExampleLog()
+                .foreground()
+                .at(1).property("allowsBackgroundLocationUpdates")),
+            RuleExample(os: "11.4", ExampleLog()
+                .foreground()
+                .at(1).app("*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)'", level: "Error")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
-                """#),
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).property("allowsBackgroundLocationUpdates")),
         ],
         notEvaluableExamples: [
             // No Info.plist and no crash: the background mode is unknown.
-            RuleExample(os: "10.3.3", unknown: .infoPlist, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
-                """#),
+            RuleExample(os: "10.3.3", unknown: .infoPlist, ExampleLog()
+                .foreground()
+                .at(1).property("allowsBackgroundLocationUpdates")),
         ],
         facts: [.iosVersion, .infoPlist, .appLines]
     )

@@ -13,29 +13,25 @@ struct DeliveryAfterTerminationRule: SessionRule {
             terminated process is this finding only, whatever the app state or blue bar.
             """,
         triggeringExamples: [
-            RuleExample(os: "17.5.1", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "17.5.1", ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).call("startUpdatingLocation")
+                .at(3).terminated()
+                .at(4).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "17.5.1", ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).deliver()
+                .at(3).terminated()),
         ],
         notEvaluableExamples: [
             // No CoreLocation line of the app: deliveries to it would not be in the log.
-            RuleExample(os: "17.5.1", plist: .complete, unknown: .appLines, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "17.5.1", plist: .complete, unknown: .appLines, ExampleLog()
+                .launch()
+                .at(3).terminated()),
         ],
         facts: [.appLines]
     )

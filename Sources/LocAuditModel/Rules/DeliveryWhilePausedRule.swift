@@ -14,29 +14,26 @@ struct DeliveryWhilePausedRule: SessionRule {
             or the app starts updates again).
             """,
         triggeringExamples: [
-            RuleExample(os: "18.1", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidPauseLocationUpdates:"}
-                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "18.1", ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).paused()
+                .at(3).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "18.1", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidPauseLocationUpdates:"}
-                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidResumeLocationUpdates:"}
-                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "18.1", ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).paused()
+                .at(3).paused(false)
+                .at(4).deliver()),
         ],
         notEvaluableExamples: [
             // The log starts mid-run: updates may have paused before it.
-            RuleExample(os: "11.4", unknown: .paused, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "11.4", unknown: .paused, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).deliver()),
         ],
         facts: [.iosVersion, .appLines, .paused]
     )

@@ -13,24 +13,20 @@ struct DeprecatedUsageKeyRule: ConfigurationRule {
             cannot get Always there. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
+                .foreground()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                """#),
-            RuleExample(os: "12.5.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
+                .foreground()),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
+                .foreground()),
         ],
         notEvaluableExamples: [
             // No Info.plist.
-            RuleExample(os: "11.4", unknown: .infoPlist, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                """#),
+            RuleExample(os: "11.4", unknown: .infoPlist, ExampleLog()
+                .foreground()
+                .at(1).call("requestAlwaysAuthorization")),
         ],
         facts: [.iosVersion, .infoPlist]
     )

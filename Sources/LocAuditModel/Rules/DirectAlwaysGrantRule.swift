@@ -13,40 +13,26 @@ struct DirectAlwaysGrantRule: SessionRule {
             permanent Always needs a second, upgrade prompt.
             """,
         triggeringExamples: [
-            RuleExample(os: "13.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"NotDetermined"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
-                """#),
+            RuleExample(os: "13.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "AllowOnce,WhenInUse,Deny")
+                .at(2).answer("WhenInUse").status("AuthorizedAlways")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "13.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"NotDetermined"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":1, "temporary":0}
-                """#),
-            RuleExample(os: "12.5.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"NotDetermined"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"WhenInUse,Always,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
-                """#),
+            RuleExample(os: "13.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "AllowOnce,WhenInUse,Deny")
+                .at(2).answer("WhenInUse").status("AuthorizedAlways", provisional: 1)),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "WhenInUse,Always,Deny")
+                .at(2).answer("Always").status("AuthorizedAlways")),
         ],
         notEvaluableExamples: [
             // No prompt line and no status before the grant: it may come from WhenInUse.
-            RuleExample(os: "14.8", plist: .complete, unknown: .status, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
-                """#),
+            RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog()
+                .launch()
+                .at(2).status("AuthorizedAlways")),
         ],
         facts: [.iosVersion, .authorizationLines, .status, .provisionalAlways]
     )

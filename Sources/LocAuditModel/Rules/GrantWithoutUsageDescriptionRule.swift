@@ -13,44 +13,29 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             flags the system going ahead anyway. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"WhenInUse,Always,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
-                """#),
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
+                .foreground()
+                .at(1).call("requestAlwaysAuthorization").prompt("Always", options: "WhenInUse,Always,Deny")
+                .at(2).answer("Always").status("AuthorizedAlways")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"Always,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Always"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":0, "temporary":0}
-                """#),
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
+                .foreground()
+                .at(1).call("requestAlwaysAuthorization").prompt("Always", options: "Always,Deny")
+                .at(2).answer("Always").status("AuthorizedAlways")),
             // A grant after a temporary full-accuracy prompt asks for no Always key.
-            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], temporaryPurposeKeys: ["Delivery"]), #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestWhenInUseAuthorization"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":0}
-                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Delivery"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"TemporaryFullAccuracy", "options":"Allow,Deny"}
-                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Allow"}
-                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
-                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":0}
-                """#),
+            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], temporaryPurposeKeys: ["Delivery"]), ExampleLog()
+                .launch()
+                .at(1).call("requestWhenInUseAuthorization").prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
+                .at(2).answer("WhenInUse").status("AuthorizedWhenInUse")
+                .at(3).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Delivery").prompt("TemporaryFullAccuracy", options: "Allow,Deny")
+                .at(4).answer("Allow").accuracy("Full", temporary: 1, purposeKey: "Delivery").status("AuthorizedWhenInUse")),
         ],
         notEvaluableExamples: [
             // The device's logs carry no prompt or authorization line: a prompt shown anyway would not be in them.
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), unknown: .authorizationLines, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestAlwaysAuthorization"}
-                Nov 20 09:00:01 iPhone App[501] <Fault>: This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data
-                """#),
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), unknown: .authorizationLines, ExampleLog()
+                .foreground()
+                .at(1).call("requestAlwaysAuthorization").app("This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data", level: "Fault")),
         ],
         facts: [.iosVersion, .infoPlist, .authorizationLines]
     )

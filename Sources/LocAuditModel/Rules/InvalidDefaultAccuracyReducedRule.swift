@@ -12,21 +12,18 @@ struct InvalidDefaultAccuracyReducedRule: ConfigurationRule {
             is ignored and the app asks for precise location after all. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>"), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>"), ExampleLog()
+                .foreground()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<true/>"), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<true/>"), ExampleLog()
+                .foreground()),
         ],
         notEvaluableExamples: [
             // No Info.plist.
-            RuleExample(os: "14.8", unknown: .infoPlist, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                """#),
+            RuleExample(os: "14.8", unknown: .infoPlist, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse")),
         ],
         facts: [.iosVersion, .infoPlist]
     )

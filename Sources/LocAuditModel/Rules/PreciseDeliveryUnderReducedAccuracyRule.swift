@@ -15,30 +15,26 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
             be judged: both are counted as not evaluable.
             """,
         triggeringExamples: [
-            RuleExample(os: "17.5.1", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":3000}}
-                Nov 20 09:00:03 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
-                """#),
+            RuleExample(os: "17.5.1", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse", precision: 1)
+                .at(2).deliver(3000)
+                .at(3).deliver(5)),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":3000}}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
-                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
-                """#),
+            RuleExample(os: "17.5.1", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse", precision: 1)
+                .at(2).deliver(3000)
+                .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")
+                .at(4).deliver(5)),
         ],
         notEvaluableExamples: [
             // No limitsPrecision or accuracy line: the accuracy authorization is unknown.
-            RuleExample(os: "14.8", plist: .complete, unknown: .accuracy, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":5}}
-                """#),
+            RuleExample(os: "14.8", plist: .complete, unknown: .accuracy, ExampleLog()
+                .launch()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).deliver(5)),
         ],
         facts: [.iosVersion, .appLines, .accuracy, .locationAccuracy]
     )

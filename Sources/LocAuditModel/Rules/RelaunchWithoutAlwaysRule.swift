@@ -14,40 +14,28 @@ struct RelaunchWithoutAlwaysRule: SessionRule {
             Provisional Always reads Always and is accepted.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedWhenInUse"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startMonitoringSignificantLocationChanges"}
-                Nov 20 09:00:09 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 10:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent background
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"#Launch client for location event", "bundleId":"com.example.app", "service":"SignificantLocationChange"}
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":502, "bundleId":"com.example.app"}
-                """#),
-            RuleExample(os: "18.1", plist: .complete, #"""
-                Nov 20 10:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent background
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"#Launch client for location event", "bundleId":"com.example.app", "service":"Standard"}
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":502, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse", legacy: true)
+                .at(2).call("startMonitoringSignificantLocationChanges")
+                .at(9).terminated()
+                .process(2).relaunch("SignificantLocationChange")),
+            RuleExample(os: "18.1", plist: .complete, ExampleLog()
+                .process(2).relaunch("Standard")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedAlways"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startMonitoringSignificantLocationChanges"}
-                Nov 20 09:00:09 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 10:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent background
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"#Launch client for location event", "bundleId":"com.example.app", "service":"SignificantLocationChange"}
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":502, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedAlways", legacy: true)
+                .at(2).call("startMonitoringSignificantLocationChanges")
+                .at(9).terminated()
+                .process(2).relaunch("SignificantLocationChange")),
         ],
         notEvaluableExamples: [
             // No earlier line says the status the relaunch happened under.
-            RuleExample(os: "12.5.7", plist: .complete, unknown: .status, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent background
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"#Launch client for location event", "bundleId":"com.example.app", "service":"SignificantLocationChange"}
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":500}}
-                """#),
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .status, ExampleLog()
+                .relaunch("SignificantLocationChange")
+                .at(2).deliver(500)),
         ],
         facts: [.iosVersion, .appLines, .status, .services]
     )

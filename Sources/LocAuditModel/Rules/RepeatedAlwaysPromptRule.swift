@@ -14,65 +14,51 @@ struct RepeatedAlwaysPromptRule: SessionRule {
             after provisional Always) is shown at most once. Prompts are counted across sessions.
             """,
         triggeringExamples: [
-            RuleExample(os: "8.4", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"KeepWhenInUse"}
-                Nov 20 09:00:09 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 10:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":502, "bundleId":"com.example.app"}
-                Nov 20 10:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                """#),
-            RuleExample(os: "12.5.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"WhenInUse,Always,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt"}
-                Nov 20 09:00:05 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                """#),
+            RuleExample(os: "8.4", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).prompt("WhenInUse", options: "WhenInUse,Deny")
+                .at(2).status("AuthorizedWhenInUse", legacy: true)
+                .at(3).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")
+                .at(4).answer("KeepWhenInUse")
+                .at(9).terminated()
+                .process(2).foreground()
+                .at(1).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).prompt("Always", options: "WhenInUse,Always,Deny")
+                .at(2).answer("WhenInUse").status("AuthorizedWhenInUse", legacy: true)
+                .at(5).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt"}
-                Nov 20 09:00:05 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                """#),
-            RuleExample(os: "10.3.3", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"Always,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"Denied", "reason":"Prompt"}
-                Nov 20 09:00:05 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Settings"}
-                Nov 20 09:00:07 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                """#),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).prompt("WhenInUse", options: "WhenInUse,Deny")
+                .at(2).answer("WhenInUse").status("AuthorizedWhenInUse", legacy: true)
+                .at(5).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).prompt("Always", options: "Always,Deny")
+                .at(2).answer("Deny").status("Denied", legacy: true)
+                .at(5).status("AuthorizedWhenInUse", reason: "Settings", legacy: true)
+                .at(7).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
             // Back to notDetermined (reset in Settings): the prompt history starts again, the new upgrade prompt is owed.
-            RuleExample(os: "13.7", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"Always", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedAlways", "reason":"Prompt", "provisional":1, "temporary":0}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"KeepWhenInUse"}
-                Nov 20 09:00:04 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":0}
-                Nov 20 09:00:05 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"NotDetermined", "reason":"Settings", "provisional":0, "temporary":0}
-                Nov 20 09:00:06 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:07 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"WhenInUse"}
-                Nov 20 09:00:07 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":0}
-                Nov 20 09:00:08 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                """#),
+            RuleExample(os: "13.7", plist: .complete, ExampleLog()
+                .launch()
+                .at(1).prompt("Always", options: "AllowOnce,WhenInUse,Deny")
+                .at(2).answer("WhenInUse").status("AuthorizedAlways", provisional: 1)
+                .at(3).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")
+                .at(4).answer("KeepWhenInUse").status("AuthorizedWhenInUse")
+                .at(5).status("NotDetermined", reason: "Settings")
+                .at(6).prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
+                .at(7).answer("WhenInUse").status("AuthorizedWhenInUse")
+                .at(8).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
         ],
         notEvaluableExamples: [
             // The app was never seen notDetermined: an upgrade prompt before the log is unknown.
-            RuleExample(os: "13.7", plist: .complete, unknown: .promptHistory, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Settings", "provisional":0, "temporary":0}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"AlwaysUpgrade", "options":"Always,KeepWhenInUse"}
-                """#),
+            RuleExample(os: "13.7", plist: .complete, unknown: .promptHistory, ExampleLog()
+                .launch()
+                .at(1).status("AuthorizedWhenInUse", reason: "Settings")
+                .at(2).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
         ],
         facts: [.iosVersion, .authorizationLines, .status, .promptHistory]
     )

@@ -13,40 +13,31 @@ struct StatusInvalidForOSRule: SessionRule {
             means the logs, the device facts or the system are wrong. Needs the iOS version.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"AllowOnce"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":1}
-                """#),
-            RuleExample(os: "7.1.2", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedWhenInUse"}
-                """#),
-            RuleExample(os: "13.7", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Reduced", "temporary":0}
-                """#),
+            RuleExample(os: "12.5.7", ExampleLog()
+                .foreground()
+                .at(1).prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
+                .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)),
+            RuleExample(os: "7.1.2", ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse", legacy: true)),
+            RuleExample(os: "13.7", ExampleLog()
+                .foreground()
+                .at(1).accuracy("Reduced", temporary: 0)),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "13.7", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt", "bundleId":"com.example.app", "kind":"WhenInUse", "options":"AllowOnce,WhenInUse,Deny"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization prompt response", "bundleId":"com.example.app", "choice":"AllowOnce"}
-                Nov 20 09:00:02 iPhone locationd[60] <Notice>: {"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Prompt", "provisional":0, "temporary":1}
-                """#),
-            RuleExample(os: "14.8", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Reduced", "temporary":0}
-                """#),
+            RuleExample(os: "13.7", ExampleLog()
+                .foreground()
+                .at(1).prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
+                .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)),
+            RuleExample(os: "14.8", ExampleLog()
+                .foreground()
+                .at(1).accuracy("Reduced", temporary: 0)),
         ],
         notEvaluableExamples: [
             // Neither the app nor locationd logs a status, prompt or accuracy line here.
-            RuleExample(os: "12.5.7", plist: .complete, unknown: .appLines, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"Terminated", "pid":501, "bundleId":"com.example.app"}
-                """#),
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .appLines, ExampleLog()
+                .launch()
+                .at(3).terminated()),
         ],
         facts: [.iosVersion, .appLines]
     )

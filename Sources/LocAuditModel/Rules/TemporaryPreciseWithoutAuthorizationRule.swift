@@ -13,33 +13,28 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
             The purpose-key half needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse]), #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Radar"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Radar"}
-                """#),
-            RuleExample(os: "14.8", #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"Denied", "limitsPrecision":1}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
-                """#),
+            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse]), ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse", precision: 1)
+                .at(2).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Radar")
+                .at(3).accuracy("Full", temporary: 1, purposeKey: "Radar")),
+            RuleExample(os: "14.8", ExampleLog()
+                .foreground()
+                .at(1).told("Denied", precision: 1)
+                .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "14.8", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedWhenInUse", "limitsPrecision":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "purposeKey":"Delivery"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
-                """#),
+            RuleExample(os: "14.8", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedWhenInUse", precision: 1)
+                .at(2).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Delivery")
+                .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         notEvaluableExamples: [
             // No status before the grant: whether the app was authorized is unknown.
-            RuleExample(os: "14.8", plist: .complete, unknown: .status, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#Accuracy authorization changed", "bundleId":"com.example.app", "accuracy":"Full", "temporary":1, "purposeKey":"Delivery"}
-                """#),
+            RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog()
+                .launch()
+                .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         facts: [.iosVersion, .authorizationLines, .status, .infoPlist]
     )

@@ -13,40 +13,29 @@ struct UnexpectedBlueBarRule: SessionRule {
             WhenInUse, where the bar is due.
             """,
         triggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedAlways"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#BackgroundIndicator visibility", "bundleId":"com.example.app", "visible":1}
-                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedAlways", legacy: true)
+                .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
+                .at(3).background().blueBar(true)
+                .at(4).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "11.4", plist: .complete, #"""
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didChangeAuthorizationStatus:", "authorizationStatus":"AuthorizedAlways"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"showsBackgroundLocationIndicator", "old":0, "new":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#BackgroundIndicator visibility", "bundleId":"com.example.app", "visible":1}
-                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "11.4", plist: .complete, ExampleLog()
+                .foreground()
+                .at(1).told("AuthorizedAlways", legacy: true)
+                .at(2).property("allowsBackgroundLocationUpdates").property("showsBackgroundLocationIndicator").call("startUpdatingLocation")
+                .at(3).background().blueBar(true)
+                .at(4).deliver()),
         ],
         notEvaluableExamples: [
             // Only a callback says Always: provisional Always (where the bar is due) or permanent is unknown.
-            RuleExample(os: "16.7.2", plist: .complete, unknown: .provisionalAlways, #"""
-                Nov 20 09:00:00 iPhone SpringBoard[50] <Notice>: Bootstrapping app<com.example.app> with intent foreground-interactive
-                Nov 20 09:00:00 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"ForegroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:01 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"AuthorizedAlways"}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"state transition", "event":"state_transition", "state":"LocationManager", "property":"allowsBackgroundLocationUpdates", "old":0, "new":1}
-                Nov 20 09:00:02 iPhone App[501] <Notice>: {"msg":"CLLocationManager", "event":"activity", "_cmd":"startUpdatingLocation"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"BackgroundRunning", "pid":501, "bundleId":"com.example.app"}
-                Nov 20 09:00:03 iPhone locationd[60] <Notice>: {"msg":"#BackgroundIndicator visibility", "bundleId":"com.example.app", "visible":1}
-                Nov 20 09:00:04 iPhone App[501] <Notice>: {"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"horizontalAccuracy":10}}
-                """#),
+            RuleExample(os: "16.7.2", plist: .complete, unknown: .provisionalAlways, ExampleLog()
+                .launch()
+                .at(1).told("AuthorizedAlways")
+                .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
+                .at(3).background().blueBar(true)
+                .at(4).deliver()),
         ],
         facts: [.iosVersion, .appLines, .indicatorLines, .appState, .blueBar, .status, .provisionalAlways, .indicatorFlag]
     )
