@@ -17,17 +17,15 @@ import Testing
     @Test("every rule example's log is the text in Expected/rule-examples.txt, byte for byte (LOCAUDIT_WRITE_EXPECTED=1 rewrites it)")
     func examplesText() throws {
         let text = Self.allExampleText
+        let name = "Expected/rule-examples.txt"
         if ProcessInfo.processInfo.environment["LOCAUDIT_WRITE_EXPECTED"] == "1" {
-            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Expected/rule-examples.txt")
-            try text.write(to: source, atomically: true, encoding: .utf8)
+            try text.write(to: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
-        let expectedURL = try #require(Bundle.module.resourceURL).appendingPathComponent("Expected/rule-examples.txt")
-        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-        if text != expected {
-            let actual = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-rule-examples-actual.txt")
-            try text.write(to: actual, atomically: true, encoding: .utf8)
-            Issue.record("the rule examples' logs differ from Expected/rule-examples.txt: diff it with \(actual.path)")
-        }
+        let expected = try String(contentsOf: try #require(Bundle.module.resourceURL).appendingPathComponent(name), encoding: .utf8)
+        guard text != expected else { return }
+        let actual = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-rule-examples-actual.txt")
+        try text.write(to: actual, atomically: true, encoding: .utf8)
+        Issue.record("the rule examples' logs differ from \(name): diff it with \(actual.path)")
     }
 
     @Test("the builder writes each line of a log in the words of the examples, with the process's pid and hour")
