@@ -26,7 +26,6 @@ Prints what it wrote to stderr.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import plistlib
 import random
@@ -34,11 +33,12 @@ import re
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-MON = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-CF_EPOCH = datetime(2001, 1, 1, tzinfo=timezone.utc)
+import locsynth as L
+from locsynth import CF_EPOCH, MON, vis
+
 FLUSH_BYTES = 4 << 20
 POOL_SIZE = 8192
 REFRESH_EVERY = 65536  # lines; then 1/8 of the noise pool is re-rendered
@@ -93,24 +93,18 @@ def app_plist(bundle, exe, bg, request, extra) -> dict:
 
 def ideviceinfo(name, model, tz, captured: datetime) -> str:
     ios, build, product, hw, chip, new = model
-    h = lambda what, n, al="0123456789ABCDEFGHJKLMNPQRSTUVWXYZ": "".join(
-        al[b % len(al)] for b in hashlib.sha256((what + name).encode()).digest()[:n])
-    ecid = int(hashlib.sha256(("ecid" + name).encode()).hexdigest()[:13], 16)
-    udid = f"{chip:08X}-{ecid:016X}" if new else hashlib.sha1(("udid" + name).encode()).hexdigest()
-    mac = lambda what: ":".join(f"{b:02x}" for b in (lambda d: bytes([d[0] & 0xFC]) + d[1:6])(
-        hashlib.sha256((what + name).encode()).digest()))
     off = captured.utcoffset().total_seconds()
     kv = {
         "ActivationState": "Activated", "ActivationStateAcknowledged": "true", "BasebandStatus": "BBInfoAvailable",
-        "BluetoothAddress": mac("bt"), "BoardId": "2", "BrickState": "false", "BuildVersion": build,
+        "BluetoothAddress": L.mac(name, "bt"), "BoardId": "2", "BrickState": "false", "BuildVersion": build,
         "CPUArchitecture": "arm64e" if chip >= 0x8020 else "arm64", "ChipID": str(chip), "DeviceClass": "iPhone",
         "DeviceColor": "#3b3b3c", "DeviceName": name, "HardwareModel": hw, "HasSiDP": "true",
         "HumanReadableProductVersionString": ios, "PartitionType": "GUID_partition_scheme",
         "PasswordProtected": "true", "ProductName": "iPhone OS", "ProductType": product, "ProductVersion": ios,
-        "ProtocolVersion": "2", "SerialNumber": h("serial", 12), "TelephonyCapability": "true",
+        "ProtocolVersion": "2", "SerialNumber": L.ident(name, "serial", 12), "TelephonyCapability": "true",
         "TimeIntervalSince1970": f"{captured.timestamp():.6f}", "TimeZone": str(captured.tzinfo),
-        "TimeZoneOffsetFromUTC": f"{off:.6f}", "UniqueChipID": str(ecid), "UniqueDeviceID": udid,
-        "Uses24HourClock": "true", "WiFiAddress": mac("wifi"),
+        "TimeZoneOffsetFromUTC": f"{off:.6f}", "UniqueChipID": str(L.ecid(name)), "UniqueDeviceID": L.udid(name, chip, new),
+        "Uses24HourClock": "true", "WiFiAddress": L.mac(name, "wifi"),
     }
     return "".join(f"{k}: {v}\n" for k, v in sorted(kv.items()))
 
@@ -118,22 +112,6 @@ def ideviceinfo(name, model, tz, captured: datetime) -> str:
 # --------------------------------------------------------------------------
 # noise
 # --------------------------------------------------------------------------
-
-
-def vis(s: str) -> str:
-    """syslog_relay's vis(3) encoding: high bytes as \\M-x / \\M^x, backslash as \\134."""
-    if s.isascii() and "\\" not in s:
-        return s
-    out = []
-    for b in s.encode("utf-8"):
-        if b == 0x5C:
-            out.append("\\134")
-        elif b >= 0x80:
-            c = b & 0x7F
-            out.append("\\M^" + ("?" if c == 0x7F else chr(c + 0x40)) if c < 0x20 or c == 0x7F else "\\M-" + chr(c))
-        else:
-            out.append(chr(b))
-    return "".join(out)
 
 
 def hx(r, bits=36):
@@ -305,26 +283,20 @@ class Locations:
         alt = r.uniform(20, 60)
 
         def rbs(n):
-            return self.ld + ('{"msg":"RBS #AppMonitor Post Application State Change Notification", '
-                              f'"notification":"{n}", "pid":{pid}, "bundleId":"{bundle}"}}')
+            return self.ld + L.app_state(n, pid, bundle)
 
         def api(cmd, extra_kv=""):
-            return own + f'{{"msg":"CLLocationManager", "event":"activity", "_cmd":"{cmd}", "self":"{mgr}"{extra_kv}}}'
+            return own + L.activity(cmd, mgr, extra_kv)
 
         def trans(prop, old, new):
-            return own + ('{"msg":"state transition", "event":"state_transition", "state":"LocationManager", '
-                          f'"id":"{mgr}", "property":"{prop}", "old":{old}, "new":{new}}}')
+            return own + L.transition(mgr, prop, old, new)
 
         def authcb():
             st = self.status[bundle]
             if ios >= 14:
                 lp = 1 if self.accuracy[bundle] == "Reduced" else 0
-                return own + ('{"msg":"#CLLocationManager invoking #delegate", '
-                              f'"self":"{mgr}", "delegate":"{dlg}", "selector":"locationManagerDidChangeAuthorization:", '
-                              f'"authorizationStatus":"{st}", "limitsPrecision":{lp}, "isAuthorizedForWidgetUpdates":0}}')
-            return own + ('{"msg":"#CLLocationManager invoking #delegate", '
-                          f'"self":"{mgr}", "delegate":"{dlg}", "selector":"locationManager:didChangeAuthorizationStatus:", '
-                          f'"authorizationStatus":"{st}"}}')
+                return own + L.told(mgr, dlg, st, modern=True, limits=lp, widget=0)
+            return own + L.told(mgr, dlg, st, modern=False)
 
         def deliver(precise_override=False, private=False):
             nonlocal lat, lon, alt
@@ -342,16 +314,14 @@ class Locations:
                        '"verticalAccuracy":%.1f, "speed":%.2f, "course":%.1f, "timestamp":%.2f, "floor":0}'
                        % (lat, lon, alt, ha, r.uniform(3, 12), r.uniform(0, 4), r.uniform(0, 359.9),
                           self.now_cf - r.uniform(0.05, 0.4)))
-            return own + ('{"msg":"#CLLocationManager invoking #delegate", '
-                          f'"self":"{mgr}", "delegate":"{dlg}", "selector":"locationManager:didUpdateLocations:", '
-                          f'"location":{loc}}}')
+            return own + L.delivered(mgr, dlg, loc)
 
         if anomaly == "relaunch" and bg:
             # relaunch by significant-change while not Always (or fine when Always)
-            yield self.sb + f"Bootstrapping app<{bundle}> with intent background"
-            yield self.ld + f'{{"msg":"#Launch client for location event", "bundleId":"{bundle}", "service":"SignificantLocationChange"}}'
+            yield self.sb + L.bootstrapping(bundle, "background")
+            yield self.ld + L.launch_client(bundle, "SignificantLocationChange")
             yield rbs("BackgroundRunning")
-            yield own + f'{{"msg":"CLLocationManager", "event":"activity", "_cmd":"onClientEventRegistration:", "self":"{mgr}", "clientKey":"{ck}"}}'
+            yield api("onClientEventRegistration:", f', "clientKey":"{ck}"')
             yield authcb()
             for _ in range(r.randint(1, 3)):
                 yield deliver()
@@ -359,20 +329,20 @@ class Locations:
             yield rbs("Terminated")
             return
 
-        yield self.sb + f"Bootstrapping app<{bundle}> with intent foreground-interactive"
+        yield self.sb + L.bootstrapping(bundle, "foreground-interactive")
         yield rbs("ForegroundRunning")
         yield self.ld + (f'{{"msg":"#CLIUA AppMonitor notification", "notification":"ForegroundRunning", "pid":{pid}, '
                          f'"bundleId":"{bundle}", "ClientKey":"{ck}"}}')
-        yield own + f'{{"msg":"CLLocationManager", "event":"activity", "_cmd":"onClientEventRegistration:", "self":"{mgr}", "clientKey":"{ck}"}}'
+        yield api("onClientEventRegistration:", f', "clientKey":"{ck}"')
         allow_once = 0
         if self.status[bundle] == "NotDetermined":
             kind = request
             yield api(f"request{request}Authorization")
             opts = ("AllowOnce,WhenInUse,Deny" if ios >= 13 else
                     ("WhenInUse,Always,Deny" if kind == "Always" else "WhenInUse,Deny"))
-            yield self.ld + f'{{"msg":"#Authorization prompt", "bundleId":"{bundle}", "kind":"{kind}", "options":"{opts}"}}'
+            yield self.ld + L.prompt(bundle, kind, opts)
             choice = r.choice(["WhenInUse", "WhenInUse", "WhenInUse", "Deny"] + (["AllowOnce"] if ios >= 13 else []))
-            yield self.ld + f'{{"msg":"#Authorization prompt response", "bundleId":"{bundle}", "choice":"{choice}"}}'
+            yield self.ld + L.prompt_response(bundle, choice)
             temporary, provisional = 0, 0
             if choice == "Deny":
                 st = "Denied"
@@ -383,12 +353,11 @@ class Locations:
             else:
                 st, temporary = "AuthorizedWhenInUse", 1 if choice == "AllowOnce" else 0
             allow_once = temporary
-            yield self.ld + (f'{{"msg":"#Authorization changed", "bundleId":"{bundle}", "status":"{st}", '
-                             f'"reason":"Prompt", "provisional":{provisional}, "temporary":{temporary}}}')
+            yield self.ld + L.authorization_changed(bundle, st, "Prompt", provisional, temporary)
             if ios >= 14 and st != "Denied":
                 acc = "Reduced" if reduced_default or r.random() < 0.15 else "Full"
                 self.accuracy[bundle] = acc
-                yield self.ld + f'{{"msg":"#Accuracy authorization changed", "bundleId":"{bundle}", "accuracy":"{acc}", "temporary":0}}'
+                yield self.ld + L.accuracy_changed(bundle, acc, 0)
             self.status[bundle] = st
             self.provisional[bundle] = bool(provisional)
             yield authcb()
@@ -411,9 +380,9 @@ class Locations:
                 and r.random() < 0.3:
             key = sorted(extra["NSLocationTemporaryUsageDescriptionDictionary"])[0]
             yield api("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", f', "purposeKey":"{key}"')
-            yield self.ld + f'{{"msg":"#Authorization prompt", "bundleId":"{bundle}", "kind":"TemporaryFullAccuracy", "options":"Allow,Deny"}}'
-            yield self.ld + f'{{"msg":"#Authorization prompt response", "bundleId":"{bundle}", "choice":"Allow"}}'
-            yield self.ld + f'{{"msg":"#Accuracy authorization changed", "bundleId":"{bundle}", "accuracy":"Full", "temporary":1, "purposeKey":"{key}"}}'
+            yield self.ld + L.prompt(bundle, "TemporaryFullAccuracy", "Allow,Deny")
+            yield self.ld + L.prompt_response(bundle, "Allow")
+            yield self.ld + L.accuracy_changed(bundle, "Full", 1, key)
             self.accuracy[bundle] = "Full"
             temp_full = True
             yield authcb()
@@ -435,12 +404,12 @@ class Locations:
             due = st == "AuthorizedWhenInUse" or (st == "AuthorizedAlways" and self.provisional[bundle])
             show = due and anomaly != "bluebar"
             if show:
-                yield self.ld + f'{{"msg":"#BackgroundIndicator visibility", "bundleId":"{bundle}", "visible":1}}'
+                yield self.ld + L.blue_bar(bundle, 1)
             for _ in range(r.randint(10, 300)):
                 yield deliver()
             yield rbs("ForegroundRunning")
             if show:
-                yield self.ld + f'{{"msg":"#BackgroundIndicator visibility", "bundleId":"{bundle}", "visible":0}}'
+                yield self.ld + L.blue_bar(bundle, 0)
             for _ in range(r.randint(1, 20)):
                 yield deliver()
         yield api("stopUpdatingLocation")

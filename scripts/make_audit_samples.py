@@ -8,6 +8,8 @@ files byte for byte. Apps are those of samples/apps/ plus apps/com.example.parki
 import hashlib
 import os
 
+import locsynth as L
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples", "audit")
 APPS = {  # bundle id -> executable
     "com.example.runner": "Runner",
@@ -16,6 +18,7 @@ APPS = {  # bundle id -> executable
     "com.example.tracker": "Tracker",
     "com.example.parking": "Parking",
 }
+MGR, DLG = "0x1505bd390", "0x19640c089"  # the app's CLLocationManager and its delegate
 NOISE = [
     "mDNSResponder[123] <Notice>: [R4506] DNSServiceQueryRecord(init.itunes.apple.com, A) START PID[723]",
     "backboardd[42] <Notice>: Brightness changed to 0.8148 (lux 839)",
@@ -56,48 +59,46 @@ class Log:
 
     def launch(self, intent="foreground-interactive"):
         self.pid += 13
-        self.raw("SpringBoard(FrontBoard)[53] <Notice>: Bootstrapping app<%s> with intent %s" % (self.bundle, intent), step=5)
+        self.raw("SpringBoard(FrontBoard)[53] <Notice>: " + L.bootstrapping(self.bundle, intent), step=5)
         return self.state("BackgroundRunning" if intent == "background" else "ForegroundRunning", step=0)
 
     def state(self, s, step=1):
-        return self.sys('{"msg":"RBS #AppMonitor Post Application State Change Notification", "notification":"%s", "pid":%d, "bundleId":"%s"}' % (s, self.pid, self.bundle), step)
+        return self.sys(L.app_state(s, self.pid, self.bundle), step)
 
     def told(self, status, precision=None):
-        extra = ', "limitsPrecision":%d' % precision if precision is not None else ""
-        return self.app('{"msg":"#CLLocationManager invoking #delegate", "self":"0x1505bd390", "delegate":"0x19640c089", "selector":"locationManagerDidChangeAuthorization:", "authorizationStatus":"%s"%s}' % (status, extra))
+        return self.app(L.told(MGR, DLG, status, modern=True, limits=precision))
 
     def call(self, cmd, purpose=None):
-        extra = ', "purposeKey":"%s"' % purpose if purpose else ""
-        return self.app('{"msg":"CLLocationManager", "event":"activity", "_cmd":"%s", "self":"0x1505bd390"%s}' % (cmd, extra))
+        return self.app(L.activity(cmd, MGR, ', "purposeKey":"%s"' % purpose if purpose else ""))
 
     def prop(self, name, new):
-        return self.app('{"msg":"state transition", "event":"state_transition", "state":"LocationManager", "id":"0x1505bd390", "property":"%s", "old":%d, "new":%d}' % (name, 1 - new, new))
+        return self.app(L.transition(MGR, name, 1 - new, new))
 
     def deliver(self, acc=10, n=1):
         for i in range(n):
-            self.app('{"msg":"#CLLocationManager invoking #delegate", "self":"0x1505bd390", "delegate":"0x19640c089", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.8584%02d, "longitude":2.2945%02d, "horizontalAccuracy":%s, "timestamp":816854718.32}}' % (i, i, acc), step=2)
+            location = '{"latitude":48.8584%02d, "longitude":2.2945%02d, "horizontalAccuracy":%s, "timestamp":816854718.32}' % (i, i, acc)
+            self.app(L.delivered(MGR, DLG, location), step=2)
         return self
 
     def prompt(self, kind, options):
-        return self.sys('{"msg":"#Authorization prompt", "bundleId":"%s", "kind":"%s", "options":"%s"}' % (self.bundle, kind, options))
+        return self.sys(L.prompt(self.bundle, kind, options))
 
     def answer(self, choice):
-        return self.sys('{"msg":"#Authorization prompt response", "bundleId":"%s", "choice":"%s"}' % (self.bundle, choice), step=2)
+        return self.sys(L.prompt_response(self.bundle, choice), step=2)
 
     def status(self, status, reason="Prompt", provisional=0, temporary=0):
-        return self.sys('{"msg":"#Authorization changed", "bundleId":"%s", "status":"%s", "reason":"%s", "provisional":%d, "temporary":%d}' % (self.bundle, status, reason, provisional, temporary))
+        return self.sys(L.authorization_changed(self.bundle, status, reason, provisional, temporary))
 
     def accuracy(self, acc, temporary, purpose=None, reason=None):
-        extra = (', "purposeKey":"%s"' % purpose if purpose else "") + (', "reason":"%s"' % reason if reason else "")
-        return self.sys('{"msg":"#Accuracy authorization changed", "bundleId":"%s", "accuracy":"%s", "temporary":%d%s}' % (self.bundle, acc, temporary, extra))
+        return self.sys(L.accuracy_changed(self.bundle, acc, temporary, purpose, reason))
 
     def bar(self, visible):
-        return self.sys('{"msg":"#BackgroundIndicator visibility", "bundleId":"%s", "visible":%d}' % (self.bundle, visible), step=0)
+        return self.sys(L.blue_bar(self.bundle, visible), step=0)
 
     def relaunch(self, service):
         self.pid += 13
-        self.raw("SpringBoard(FrontBoard)[53] <Notice>: Bootstrapping app<%s> with intent background" % self.bundle, step=5)
-        self.sys('{"msg":"#Launch client for location event", "bundleId":"%s", "service":"%s"}' % (self.bundle, service), step=0)
+        self.raw("SpringBoard(FrontBoard)[53] <Notice>: " + L.bootstrapping(self.bundle, "background"), step=5)
+        self.sys(L.launch_client(self.bundle, service), step=0)
         return self.state("BackgroundRunning", step=0)
 
     def text(self):
@@ -218,7 +219,7 @@ def _(l):
 @sample("delivery-while-paused", "11.4.1", "qa-iphone7-11", "com.example.runner")
 def _(l):
     fg_when_in_use(l).call("startUpdatingLocation").deliver(10)
-    l.app('{"msg":"#CLLocationManager invoking #delegate", "self":"0x1505bd390", "selector":"locationManagerDidPauseLocationUpdates:"}', step=60)
+    l.app(L.delegate(MGR, None, "locationManagerDidPauseLocationUpdates:"), step=60)
     l.deliver(10, n=2)
 
 
