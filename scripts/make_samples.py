@@ -26,11 +26,12 @@ import shutil
 import sys
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-MON = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-CF_EPOCH = datetime(2001, 1, 1, tzinfo=timezone.utc)
+import locsynth as L
+from locsynth import CF_EPOCH, MON, vis
+
 MISSING = "<missing>"  # Ev.host value: the device-name field is absent from the line
 
 # --------------------------------------------------------------------------
@@ -59,25 +60,21 @@ class Device:
 
     @property
     def ecid(self) -> int:
-        return int(hashlib.sha256(("ecid" + self.name).encode()).hexdigest()[:13], 16)
+        return L.ecid(self.name)
 
     @property
     def udid(self) -> str:
-        if self.new_udid:
-            return f"{self.chip:08X}-{self.ecid:016X}"
-        return hashlib.sha1(("udid" + self.name).encode()).hexdigest()
+        return L.udid(self.name, self.chip, self.new_udid)
 
     @property
     def cpu(self) -> str:
         return "arm64e" if self.chip >= 0x8020 else "arm64"
 
-    def h(self, what: str, n: int, alphabet: str = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ") -> str:
-        d = hashlib.sha256((what + self.name).encode()).digest()
-        return "".join(alphabet[b % len(alphabet)] for b in d[:n])
+    def h(self, what: str, n: int, alphabet: str = L.SERIAL_ALPHABET) -> str:
+        return L.ident(self.name, what, n, alphabet)
 
     def mac(self, what: str) -> str:
-        d = hashlib.sha256((what + self.name).encode()).digest()
-        return ":".join(f"{b:02x}" for b in bytes([d[0] & 0xFC]) + d[1:6])
+        return L.mac(self.name, what)
 
     def ideviceinfo(self, captured: datetime) -> str:
         tz = ZoneInfo(self.tz)
@@ -484,14 +481,13 @@ class Run:
         return self.sc.locd(self.tick(), msg, **kw)
 
     def launch(self, intent="foreground-interactive"):
-        self.sc.sb(self.tick(), f"Bootstrapping app<{self.app.bundle}> with intent {intent}")
+        self.sc.sb(self.tick(), L.bootstrapping(self.app.bundle, intent))
         if intent == "foreground-interactive":
             self.state("ForegroundRunning")
         return self
 
     def state(self, notification: str, cliua=True):
-        self.sys(jm("RBS #AppMonitor Post Application State Change Notification",
-                    notification=notification, pid=self.pid, bundleId=self.app.bundle))
+        self.sys(L.app_state(notification, self.pid, self.app.bundle))
         if cliua:  # real companion line, same facts, other msg: must not double count
             self.sys(jm("#CLIUA AppMonitor notification", notification=notification, pid=self.pid,
                         bundleId=self.app.bundle, ClientKey=self.app.client_key))
@@ -506,35 +502,29 @@ class Run:
         return self.state("Terminated", cliua=False)
 
     def prompt(self, kind, options):
-        self.sys(jm("#Authorization prompt", bundleId=self.app.bundle, kind=kind, options=options))
+        self.sys(L.prompt(self.app.bundle, kind, options))
         self.wait(self.sc.rng.uniform(1.5, 4.0))
         return self
 
     def answer(self, choice):
-        self.sys(jm("#Authorization prompt response", bundleId=self.app.bundle, choice=choice))
+        self.sys(L.prompt_response(self.app.bundle, choice))
         return self
 
     def changed(self, status, reason="Prompt", provisional=0, temporary=0):
-        self.sys(jm("#Authorization changed", bundleId=self.app.bundle, status=status, reason=reason,
-                    provisional=provisional, temporary=temporary))
+        self.sys(L.authorization_changed(self.app.bundle, status, reason, provisional, temporary))
         return self
 
     def accuracy(self, acc, temporary=0, purposeKey=None, reason=None):
-        kw = dict(bundleId=self.app.bundle, accuracy=acc, temporary=temporary)
-        if purposeKey:
-            kw["purposeKey"] = purposeKey
-        if reason:
-            kw["reason"] = reason
-        self.sys(jm("#Accuracy authorization changed", **kw))
+        self.sys(L.accuracy_changed(self.app.bundle, acc, temporary, purposeKey, reason))
         return self
 
     def bluebar(self, visible):
-        self.sys(jm("#BackgroundIndicator visibility", bundleId=self.app.bundle, visible=visible))
+        self.sys(L.blue_bar(self.app.bundle, visible))
         return self
 
     def relaunch_for(self, service):
-        self.sc.sb(self.tick(), f"Bootstrapping app<{self.app.bundle}> with intent background")
-        self.sys(jm("#Launch client for location event", bundleId=self.app.bundle, service=service), cat="Core")
+        self.sc.sb(self.tick(), L.bootstrapping(self.app.bundle, "background"))
+        self.sys(L.launch_client(self.app.bundle, service), cat="Core")
         self.state("BackgroundRunning")
         return self
 
@@ -544,27 +534,18 @@ class Run:
         return self.sc.add(self.tick(), self.app.exe, msg, pid=self.pid, lib=lib, sub=sub, cat=cat, type=typ)
 
     def register(self):
-        self.own(jm("CLLocationManager", event="activity", _cmd="onClientEventRegistration:",
-                    self_=self.mgr, clientKey=self.app.client_key))
-        return self
+        return self.api("onClientEventRegistration:", clientKey=self.app.client_key)
 
     def api(self, cmd, **kw):
-        self.own(jm("CLLocationManager", event="activity", _cmd=cmd, self_=self.mgr, **kw))
+        self.own(L.activity(cmd, self.mgr, "".join(f', "{k}":{jv(v)}' for k, v in kw.items())))
         return self
 
     def trans(self, prop, old, new):
-        self.own(jm("state transition", event="state_transition", state="LocationManager", id=self.mgr,
-                    property=prop, old=old, new=new))
+        self.own(L.transition(self.mgr, prop, old, new))
         return self
 
     def authcb(self, status, limits=0):
-        if self.sc.ios >= 14:
-            self.own(jm("#CLLocationManager invoking #delegate", self_=self.mgr, delegate=self.dlg,
-                        selector="locationManagerDidChangeAuthorization:", authorizationStatus=status,
-                        limitsPrecision=limits, isAuthorizedForWidgetUpdates=0))
-        else:
-            self.own(jm("#CLLocationManager invoking #delegate", self_=self.mgr, delegate=self.dlg,
-                        selector="locationManager:didChangeAuthorizationStatus:", authorizationStatus=status))
+        self.own(L.told(self.mgr, self.dlg, status, modern=self.sc.ios >= 14, limits=limits, widget=0))
         return self
 
     def deliver(self, n=1, every=1.0, hacc=5.0, private=False, speed=1.4):
@@ -589,8 +570,7 @@ class Run:
                     "course": Raw(f"{r.uniform(280, 320):.1f}" if speed >= 0 else "-1"),
                     "timestamp": Raw(f"{ts:.2f}"), "floor": 0,
                 }
-            self.own(jm("#CLLocationManager invoking #delegate", self_=self.mgr, delegate=self.dlg,
-                        selector="locationManager:didUpdateLocations:", location=loc))
+            self.own(L.delivered(self.mgr, self.dlg, jv(loc)))
         return self
 
     def log(self, msg, typ="Default", lib=None):
@@ -600,23 +580,6 @@ class Run:
 # --------------------------------------------------------------------------
 # Renderers
 # --------------------------------------------------------------------------
-
-
-def vis(s: str) -> str:
-    """syslog_relay's vis(3) encoding: high bytes as \\M-x / \\M^x, backslash as \\134."""
-    out = []
-    for b in s.encode("utf-8"):
-        if b == 0x5C:
-            out.append("\\134")
-        elif b >= 0x80:
-            c = b & 0x7F
-            if c < 0x20 or c == 0x7F:
-                out.append("\\M^" + ("?" if c == 0x7F else chr(c + 0x40)))
-            else:
-                out.append("\\M-" + chr(c))
-        else:
-            out.append(chr(b))
-    return "".join(out)
 
 
 SYSLOG_LEVEL = {"Default": "Notice", "Info": "Info", "Debug": "Debug", "Error": "Error", "Fault": "Error",
