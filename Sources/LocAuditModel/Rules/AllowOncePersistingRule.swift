@@ -13,23 +13,13 @@ struct AllowOncePersistingRule: SessionRule {
             WhenInUse, or gets locations, with no new prompt or Settings change, kept the grant.
             """,
         triggeringExamples: [
-            RuleExample(os: "13.7", plist: .complete, ExampleLog()
-                .launch()
-                .at(1).call("requestWhenInUseAuthorization").prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
-                .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)
-                .at(3).deliver()
-                .at(9).terminated()
+            RuleExample(os: "13.7", plist: .complete, allowedOnce
                 .process(2).launch()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)
                 .at(2).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "13.7", plist: .complete, ExampleLog()
-                .launch()
-                .at(1).call("requestWhenInUseAuthorization").prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
-                .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)
-                .at(3).deliver()
-                .at(9).terminated()
+            RuleExample(os: "13.7", plist: .complete, allowedOnce
                 .process(2).launch()
                 .at(1).told("NotDetermined", legacy: true).call("requestWhenInUseAuthorization").prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedWhenInUse")
@@ -37,8 +27,7 @@ struct AllowOncePersistingRule: SessionRule {
         ],
         notEvaluableExamples: [
             // Only callbacks say WhenInUse: whether the first grant was Allow Once is unknown.
-            RuleExample(os: "13.7", plist: .complete, unknown: .allowOnce, ExampleLog()
-                .launch()
+            RuleExample(os: "13.7", plist: .complete, unknown: .allowOnce, ExampleLog().launch()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).deliver()
                 .at(9).terminated()
@@ -48,6 +37,13 @@ struct AllowOncePersistingRule: SessionRule {
         ],
         facts: [.iosVersion, .appLines, .allowOnce]
     )
+
+    /// The examples' first run: the user answers Allow Once, the app gets a location, the process ends.
+    static let allowedOnce = ExampleLog().launch()
+        .at(1).call("requestWhenInUseAuthorization").prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
+        .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)
+        .at(3).deliver()
+        .at(9).terminated()
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
         guard session.hasAppLines else { return .unknown(.appLines) }

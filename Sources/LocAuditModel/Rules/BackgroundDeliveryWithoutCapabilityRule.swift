@@ -17,28 +17,24 @@ struct BackgroundDeliveryWithoutCapabilityRule: SessionRule {
             the rule says so.
             """,
         triggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
-                .launch()
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog().launch()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)
                 .at(2).call("startUpdatingLocation")
                 .at(3).background().blueBar(true)
                 .at(4).deliver()),
-            RuleExample(os: "8.4", plist: ExamplePlist(usageKeys: [UsageKey.always]), ExampleLog()
-                .foreground()
+            RuleExample(os: "8.4", plist: ExamplePlist(usageKeys: [UsageKey.always]), ExampleLog().foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).call("startUpdatingLocation")
                 .at(3).background()
                 .at(4).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background().blueBar(true)
                 .at(4).deliver()),
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.alwaysAndWhenInUse]), ExampleLog()
-                .launch()
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.alwaysAndWhenInUse]), ExampleLog().launch()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).call("startMonitoringSignificantLocationChanges")
                 .at(3).background()
@@ -46,8 +42,7 @@ struct BackgroundDeliveryWithoutCapabilityRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The log starts mid-run: the app may have set allowsBackgroundLocationUpdates before it.
-            RuleExample(os: "15.8", plist: .complete, unknown: .backgroundFlag, ExampleLog()
-                .background()
+            RuleExample(os: "15.8", plist: .complete, unknown: .backgroundFlag, ExampleLog().background()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).call("startUpdatingLocation")
                 .at(3).deliver()),

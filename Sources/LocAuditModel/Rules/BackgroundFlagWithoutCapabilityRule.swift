@@ -13,22 +13,18 @@ struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
             CLClientIsBackgroundable`). Read from the Info.plist, or from the crash itself.
             """,
         triggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["audio"]), ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["audio"]), ExampleLog().foreground()
                 .at(1).property("allowsBackgroundLocationUpdates")),
-            RuleExample(os: "11.4", ExampleLog()
-                .foreground()
+            RuleExample(os: "11.4", ExampleLog().foreground()
                 .at(1).app("*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: 'Invalid parameter not satisfying: !stayUp || CLClientIsBackgroundable(internal->fClient)'", level: "Error")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog().foreground()
                 .at(1).property("allowsBackgroundLocationUpdates")),
         ],
         notEvaluableExamples: [
             // No Info.plist and no crash: the background mode is unknown.
-            RuleExample(os: "10.3.3", unknown: .infoPlist, ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", unknown: .infoPlist, ExampleLog().foreground()
                 .at(1).property("allowsBackgroundLocationUpdates")),
         ],
         facts: [.iosVersion, .infoPlist, .appLines]

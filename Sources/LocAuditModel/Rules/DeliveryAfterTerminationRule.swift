@@ -13,24 +13,21 @@ struct DeliveryAfterTerminationRule: SessionRule {
             terminated process is this finding only, whatever the app state or blue bar.
             """,
         triggeringExamples: [
-            RuleExample(os: "17.5.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).call("startUpdatingLocation")
                 .at(3).terminated()
                 .at(4).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).deliver()
                 .at(3).terminated()),
         ],
         notEvaluableExamples: [
             // No CoreLocation line of the app: deliveries to it would not be in the log.
-            RuleExample(os: "17.5.1", plist: .complete, unknown: .appLines, ExampleLog()
-                .launch()
+            RuleExample(os: "17.5.1", plist: .complete, unknown: .appLines, ExampleLog().launch()
                 .at(3).terminated()),
         ],
         facts: [.appLines]

@@ -14,15 +14,13 @@ struct DeliveryWhilePausedRule: SessionRule {
             or the app starts updates again).
             """,
         triggeringExamples: [
-            RuleExample(os: "18.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "18.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).paused()
                 .at(3).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "18.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "18.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).paused()
                 .at(3).paused(false)
@@ -30,8 +28,7 @@ struct DeliveryWhilePausedRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The log starts mid-run: updates may have paused before it.
-            RuleExample(os: "11.4", unknown: .paused, ExampleLog()
-                .foreground()
+            RuleExample(os: "11.4", unknown: .paused, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).deliver()),
         ],

@@ -15,31 +15,26 @@ struct DeliveryWithoutAuthorizationRule: SessionRule {
             terminated process are delivery-after-termination.
             """,
         triggeringExamples: [
-            RuleExample(os: "7.1.2", ExampleLog()
-                .launch()
+            RuleExample(os: "7.1.2", ExampleLog().launch()
                 .at(1).call("startUpdatingLocation")
                 .at(2).status("Denied", legacy: true)
                 .at(3).deliver()),
-            RuleExample(os: nil, ExampleLog()
-                .foreground()
+            RuleExample(os: nil, ExampleLog().foreground()
                 .at(1).told("NotDetermined")
                 .at(2).deliverPrivate()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).deliver()),
-            RuleExample(os: "17.5.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", ExampleLog().foreground()
                 .at(1).told("Denied")
                 .at(2).status("AuthorizedWhenInUse", reason: "Settings", legacy: true)
                 .at(3).deliver()),
         ],
         notEvaluableExamples: [
             // No callback, status change, prompt answer or install says the status before the delivery.
-            RuleExample(os: "17.5.1", plist: .complete, unknown: .status, ExampleLog()
-                .launch()
+            RuleExample(os: "17.5.1", plist: .complete, unknown: .status, ExampleLog().launch()
                 .at(1).call("startUpdatingLocation")
                 .at(2).deliver()),
         ],

@@ -13,19 +13,15 @@ struct DeprecatedUsageKeyRule: ConfigurationRule {
             cannot get Always there. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
-                .foreground()),
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
-                .foreground()),
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .foreground()),
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()),
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()),
         ],
         notEvaluableExamples: [
             // No Info.plist.
-            RuleExample(os: "11.4", unknown: .infoPlist, ExampleLog()
-                .foreground()
+            RuleExample(os: "11.4", unknown: .infoPlist, ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization")),
         ],
         facts: [.iosVersion, .infoPlist]

@@ -13,25 +13,21 @@ struct DirectAlwaysGrantRule: SessionRule {
             permanent Always needs a second, upgrade prompt.
             """,
         triggeringExamples: [
-            RuleExample(os: "13.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "13.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedAlways")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "13.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "13.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedAlways", provisional: 1)),
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "WhenInUse,Always,Deny")
                 .at(2).answer("Always").status("AuthorizedAlways")),
         ],
         notEvaluableExamples: [
             // No prompt line and no status before the grant: it may come from WhenInUse.
-            RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog()
-                .launch()
+            RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog().launch()
                 .at(2).status("AuthorizedAlways")),
         ],
         facts: [.iosVersion, .authorizationLines, .status, .provisionalAlways]

@@ -13,19 +13,16 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             flags the system going ahead anyway. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").prompt("Always", options: "WhenInUse,Always,Deny")
                 .at(2).answer("Always").status("AuthorizedAlways")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").prompt("Always", options: "Always,Deny")
                 .at(2).answer("Always").status("AuthorizedAlways")),
             // A grant after a temporary full-accuracy prompt asks for no Always key.
-            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], temporaryPurposeKeys: ["Delivery"]), ExampleLog()
-                .launch()
+            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], temporaryPurposeKeys: ["Delivery"]), ExampleLog().launch()
                 .at(1).call("requestWhenInUseAuthorization").prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedWhenInUse")
                 .at(3).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Delivery").prompt("TemporaryFullAccuracy", options: "Allow,Deny")
@@ -33,8 +30,7 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The device's logs carry no prompt or authorization line: a prompt shown anyway would not be in them.
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), unknown: .authorizationLines, ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), unknown: .authorizationLines, ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").app("This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data", level: "Fault")),
         ],
         facts: [.iosVersion, .infoPlist, .authorizationLines]

@@ -12,17 +12,14 @@ struct InvalidDefaultAccuracyReducedRule: ConfigurationRule {
             is ignored and the app asks for precise location after all. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>"), ExampleLog()
-                .foreground()),
+            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>"), ExampleLog().foreground()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<true/>"), ExampleLog()
-                .foreground()),
+            RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<true/>"), ExampleLog().foreground()),
         ],
         notEvaluableExamples: [
             // No Info.plist.
-            RuleExample(os: "14.8", unknown: .infoPlist, ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", unknown: .infoPlist, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")),
         ],
         facts: [.iosVersion, .infoPlist]

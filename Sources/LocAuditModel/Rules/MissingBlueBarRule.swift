@@ -14,28 +14,24 @@ struct MissingBlueBarRule: SessionRule {
             WhenInUse in Settings: it counts as WhenInUse here.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .bootstrap().blueBar(false).foreground()
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().bootstrap().blueBar(false).foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background()
                 .at(4).deliver()),
-            RuleExample(os: "11.4", plist: .complete, ExampleLog()
-                .bootstrap().blueBar(false).foreground()
+            RuleExample(os: "11.4", plist: .complete, ExampleLog().bootstrap().blueBar(false).foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").property("showsBackgroundLocationIndicator").call("startUpdatingLocation")
                 .at(3).background()
                 .at(4).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
-                .bootstrap().blueBar(false).foreground()
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog().bootstrap().blueBar(false).foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background()
                 .at(4).deliver()),
-            RuleExample(os: "13.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "13.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background().blueBar(true)
@@ -43,8 +39,7 @@ struct MissingBlueBarRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The device's logs carry no indicator line: a bar shown would not be in them.
-            RuleExample(os: "12.5.7", plist: .complete, unknown: .indicatorLines, ExampleLog()
-                .launch()
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .indicatorLines, ExampleLog().launch()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background()

@@ -15,22 +15,18 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
             it, only the system's own missing-key message can show it.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization")),
-            RuleExample(os: "17.5.1", ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").app("This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data", level: "Fault")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization")),
         ],
         notEvaluableExamples: [
             // No Info.plist: the keys the request needs are unknown.
-            RuleExample(os: "15.8", unknown: .infoPlist, ExampleLog()
-                .foreground()
+            RuleExample(os: "15.8", unknown: .infoPlist, ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization")),
         ],
         facts: [.iosVersion, .infoPlist, .appLines]

@@ -15,15 +15,13 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
             be judged: both are counted as not evaluable.
             """,
         triggeringExamples: [
-            RuleExample(os: "17.5.1", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)
                 .at(2).deliver(3000)
                 .at(3).deliver(5)),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "17.5.1", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "17.5.1", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)
                 .at(2).deliver(3000)
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")
@@ -31,8 +29,7 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
         ],
         notEvaluableExamples: [
             // No limitsPrecision or accuracy line: the accuracy authorization is unknown.
-            RuleExample(os: "14.8", plist: .complete, unknown: .accuracy, ExampleLog()
-                .launch()
+            RuleExample(os: "14.8", plist: .complete, unknown: .accuracy, ExampleLog().launch()
                 .at(1).told("AuthorizedWhenInUse")
                 .at(2).deliver(5)),
         ],

@@ -14,8 +14,7 @@ struct RelaunchWithoutAlwaysRule: SessionRule {
             Provisional Always reads Always and is accepted.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)
                 .at(2).call("startMonitoringSignificantLocationChanges")
                 .at(9).terminated()
@@ -24,8 +23,7 @@ struct RelaunchWithoutAlwaysRule: SessionRule {
                 .process(2).relaunch("Standard")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).call("startMonitoringSignificantLocationChanges")
                 .at(9).terminated()
@@ -33,8 +31,7 @@ struct RelaunchWithoutAlwaysRule: SessionRule {
         ],
         notEvaluableExamples: [
             // No earlier line says the status the relaunch happened under.
-            RuleExample(os: "12.5.7", plist: .complete, unknown: .status, ExampleLog()
-                .relaunch("SignificantLocationChange")
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .status, ExampleLog().relaunch("SignificantLocationChange")
                 .at(2).deliver(500)),
         ],
         facts: [.iosVersion, .appLines, .status, .services]

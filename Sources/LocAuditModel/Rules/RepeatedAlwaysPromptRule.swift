@@ -14,8 +14,7 @@ struct RepeatedAlwaysPromptRule: SessionRule {
             after provisional Always) is shown at most once. Prompts are counted across sessions.
             """,
         triggeringExamples: [
-            RuleExample(os: "8.4", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "8.4", plist: .complete, ExampleLog().foreground()
                 .at(1).prompt("WhenInUse", options: "WhenInUse,Deny")
                 .at(2).status("AuthorizedWhenInUse", legacy: true)
                 .at(3).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")
@@ -23,27 +22,23 @@ struct RepeatedAlwaysPromptRule: SessionRule {
                 .at(9).terminated()
                 .process(2).foreground()
                 .at(1).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()
                 .at(1).prompt("Always", options: "WhenInUse,Always,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedWhenInUse", legacy: true)
                 .at(5).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "12.5.7", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()
                 .at(1).prompt("WhenInUse", options: "WhenInUse,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedWhenInUse", legacy: true)
                 .at(5).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
-            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog().foreground()
                 .at(1).prompt("Always", options: "Always,Deny")
                 .at(2).answer("Deny").status("Denied", legacy: true)
                 .at(5).status("AuthorizedWhenInUse", reason: "Settings", legacy: true)
                 .at(7).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
             // Back to notDetermined (reset in Settings): the prompt history starts again, the new upgrade prompt is owed.
-            RuleExample(os: "13.7", plist: .complete, ExampleLog()
-                .launch()
+            RuleExample(os: "13.7", plist: .complete, ExampleLog().launch()
                 .at(1).prompt("Always", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("WhenInUse").status("AuthorizedAlways", provisional: 1)
                 .at(3).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")
@@ -55,8 +50,7 @@ struct RepeatedAlwaysPromptRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The app was never seen notDetermined: an upgrade prompt before the log is unknown.
-            RuleExample(os: "13.7", plist: .complete, unknown: .promptHistory, ExampleLog()
-                .launch()
+            RuleExample(os: "13.7", plist: .complete, unknown: .promptHistory, ExampleLog().launch()
                 .at(1).status("AuthorizedWhenInUse", reason: "Settings")
                 .at(2).prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse")),
         ],

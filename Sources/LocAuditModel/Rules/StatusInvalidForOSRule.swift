@@ -13,30 +13,24 @@ struct StatusInvalidForOSRule: SessionRule {
             means the logs, the device facts or the system are wrong. Needs the iOS version.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", ExampleLog()
-                .foreground()
+            RuleExample(os: "12.5.7", ExampleLog().foreground()
                 .at(1).prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)),
-            RuleExample(os: "7.1.2", ExampleLog()
-                .foreground()
+            RuleExample(os: "7.1.2", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)),
-            RuleExample(os: "13.7", ExampleLog()
-                .foreground()
+            RuleExample(os: "13.7", ExampleLog().foreground()
                 .at(1).accuracy("Reduced", temporary: 0)),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "13.7", ExampleLog()
-                .foreground()
+            RuleExample(os: "13.7", ExampleLog().foreground()
                 .at(1).prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")
                 .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)),
-            RuleExample(os: "14.8", ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", ExampleLog().foreground()
                 .at(1).accuracy("Reduced", temporary: 0)),
         ],
         notEvaluableExamples: [
             // Neither the app nor locationd logs a status, prompt or accuracy line here.
-            RuleExample(os: "12.5.7", plist: .complete, unknown: .appLines, ExampleLog()
-                .launch()
+            RuleExample(os: "12.5.7", plist: .complete, unknown: .appLines, ExampleLog().launch()
                 .at(3).terminated()),
         ],
         facts: [.iosVersion, .appLines]

@@ -15,8 +15,7 @@ struct TemporaryPrecisePersistingRule: SessionRule {
             precise-delivery-under-reduced-accuracy.
             """,
         triggeringExamples: [
-            RuleExample(os: "14.8", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)
                 .at(2).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Delivery")
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")
@@ -27,8 +26,7 @@ struct TemporaryPrecisePersistingRule: SessionRule {
                 .at(2).deliver(5)),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "14.8", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")
                 .at(4).deliver(5)
@@ -39,8 +37,7 @@ struct TemporaryPrecisePersistingRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The device's logs carry no accuracy-change line: a temporary grant would not be in them.
-            RuleExample(os: "14.8", plist: .complete, unknown: .authorizationLines, ExampleLog()
-                .launch()
+            RuleExample(os: "14.8", plist: .complete, unknown: .authorizationLines, ExampleLog().launch()
                 .at(1).told("AuthorizedWhenInUse", precision: 0)
                 .at(2).deliver(5)
                 .at(9).terminated()

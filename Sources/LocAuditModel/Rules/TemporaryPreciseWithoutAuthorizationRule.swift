@@ -13,27 +13,23 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
             The purpose-key half needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse]), ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse]), ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)
                 .at(2).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Radar")
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Radar")),
-            RuleExample(os: "14.8", ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", ExampleLog().foreground()
                 .at(1).told("Denied", precision: 1)
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "14.8", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "14.8", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)
                 .at(2).call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", purposeKey: "Delivery")
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         notEvaluableExamples: [
             // No status before the grant: whether the app was authorized is unknown.
-            RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog()
-                .launch()
+            RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog().launch()
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         facts: [.iosVersion, .authorizationLines, .status, .infoPlist]

@@ -13,16 +13,14 @@ struct UnexpectedBlueBarRule: SessionRule {
             WhenInUse, where the bar is due.
             """,
         triggeringExamples: [
-            RuleExample(os: "10.3.3", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "10.3.3", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background().blueBar(true)
                 .at(4).deliver()),
         ],
         nonTriggeringExamples: [
-            RuleExample(os: "11.4", plist: .complete, ExampleLog()
-                .foreground()
+            RuleExample(os: "11.4", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)
                 .at(2).property("allowsBackgroundLocationUpdates").property("showsBackgroundLocationIndicator").call("startUpdatingLocation")
                 .at(3).background().blueBar(true)
@@ -30,8 +28,7 @@ struct UnexpectedBlueBarRule: SessionRule {
         ],
         notEvaluableExamples: [
             // Only a callback says Always: provisional Always (where the bar is due) or permanent is unknown.
-            RuleExample(os: "16.7.2", plist: .complete, unknown: .provisionalAlways, ExampleLog()
-                .launch()
+            RuleExample(os: "16.7.2", plist: .complete, unknown: .provisionalAlways, ExampleLog().launch()
                 .at(1).told("AuthorizedAlways")
                 .at(2).property("allowsBackgroundLocationUpdates").call("startUpdatingLocation")
                 .at(3).background().blueBar(true)
