@@ -135,7 +135,8 @@ fi
 
 # ---------------------------------------------------------------- fleets (cached)
 GEN=scripts/generate_fleet.py
-GEN_SUM=$(sha256sum "$GEN" | cut -d' ' -f1)
+# the generator and the module it imports: a change to either regenerates the fleets
+GEN_SUM=$(cat "$GEN" scripts/locsynth.py | sha256sum | cut -d' ' -f1)
 
 # fleet DIR ARGS... : generate unless DIR/.stamp records the same generator and arguments
 fleet() {
