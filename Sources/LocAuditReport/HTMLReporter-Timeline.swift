@@ -183,7 +183,7 @@ struct TimelineDrawing {
             tip += d.horizontalAccuracy.map { "±\(formatMetres($0)) m" } ?? "location hidden by the log"
             tip += d.background.map { $0 ? ", in background" : ", in foreground" } ?? ", app state unknown"
             if options.showCoordinates, let c = d.coordinate {
-                tip += ", \(coordinate(c.latitude)), \(coordinate(c.longitude))"
+                tip += ", \(options.coordinate(c.latitude)), \(options.coordinate(c.longitude))"
             }
             if isCited { tip += " (evidence)" }
             s += "<circle class=\"delivery \(kind)\(isCited ? " cited" : "")\" cx=\"\(fmt(x(d.timeUS)))\" cy=\"\(fmt(top + 10))\" r=\"\(isCited ? "5.5" : "4.5")\">"
@@ -226,10 +226,6 @@ struct TimelineDrawing {
             s += "</a>\n"
         }
         return s + "</g>\n"
-    }
-
-    func coordinate(_ value: Double) -> String {
-        String(format: "%.\(max(0, options.coordinateDecimals))f", value)
     }
 }
 
