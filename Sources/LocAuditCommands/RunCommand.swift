@@ -130,12 +130,6 @@ struct RunCommand: ParsableCommand {
             let report: RunReport
             do {
                 report = try NightlyRun(options: options, logger: logger).run()
-            } catch let error as RunError {
-                logger.critical("\(error.description)")
-                throw ExitCode(error.exitCode)
-            } catch let error as AuditError {
-                logger.critical("\(error.description)")
-                throw ExitCode(error.exitCode)
             } catch let error as CatalogError {
                 // As for `ingest`: a catalog that cannot be used is a usage error.
                 logger.critical("\(error.description)")
