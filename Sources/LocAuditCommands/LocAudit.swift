@@ -95,10 +95,14 @@ protocol ToldFailure: Error, CustomStringConvertible {
 extension StoreError: ToldFailure {}
 extension AuditError: ToldFailure {}
 extension RunError: ToldFailure {}
+/// A catalog that cannot be used is a usage error, for `ingest` and `run` alike.
+extension CatalogError: ToldFailure { var exitCode: Int32 { 2 } }
+/// A query that cannot run exits 1.
+extension QueryError: ToldFailure { var exitCode: Int32 { 1 } }
 
-/// Runs a command's work on the store at `path`. A store that cannot be used, an audit or a
-/// run that cannot go on, is told in one sentence that names it and says what to do, and exits
-/// with its code: 3 no database, 6 the store cannot be used, `AuditError`'s and `RunError`'s.
+/// Runs a command's work on the store at `path`. A store that cannot be used, an audit, a run,
+/// a catalog or a query that cannot go on, is told in one sentence that names it and says what
+/// to do, and exits with its code: 3 no database, 6 the store cannot be used, and the others'.
 func withStore<T>(_ path: String, tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
     do {
         return try StoreError.mapping(path: path, body)
