@@ -121,13 +121,7 @@ struct AuditCommand: ParsableCommand {
         options.writeBaseline = writeBaseline
         options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor)
         let report = try withStore(store.path) {
-            let report: AuditReport
-            do {
-                report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
-            } catch let error as AuditError {
-                printError(error.description)
-                throw ExitCode(error.exitCode)
-            }
+            let report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
             if !quiet { try reporting.write(report, store: try Store(path: store.path, access: .read)) }
             return report
         }

@@ -130,13 +130,7 @@ struct IngestCommand: ParsableCommand {
         options.quiet = quiet || json
 
         let report = try withStore(store.path) {
-            let ingester: Ingester
-            do {
-                ingester = try Ingester(store: try Store(path: store.path), options: options)
-            } catch let error as CatalogError {
-                printError(error.description)
-                throw ExitCode(2)
-            }
+            let ingester = try Ingester(store: try Store(path: store.path), options: options)
             return try ingester.run { file in
                 if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocAuditAudit
 import LocAuditModel
 import LocAuditNormalise
 import LocAuditRead
@@ -86,13 +87,26 @@ struct StoreOptions: ParsableArguments {
     var path: String { Store.defaultPath(db) }
 }
 
-/// Runs a command's work on the store at `path`. A store that cannot be used is told in one
-/// sentence that names it and says what to do, and exits with its code: 3 no database,
-/// 6 the store cannot be used.
+/// A failure the library tells in one sentence that says what to do, with its exit code.
+protocol ToldFailure: Error, CustomStringConvertible {
+    var exitCode: Int32 { get }
+}
+
+extension StoreError: ToldFailure {}
+extension AuditError: ToldFailure {}
+extension RunError: ToldFailure {}
+/// A catalog that cannot be used is a usage error, for `ingest` and `run` alike.
+extension CatalogError: ToldFailure { var exitCode: Int32 { 2 } }
+/// A query that cannot run exits 1.
+extension QueryError: ToldFailure { var exitCode: Int32 { 1 } }
+
+/// Runs a command's work on the store at `path`. A store that cannot be used, an audit, a run,
+/// a catalog or a query that cannot go on, is told in one sentence that names it and says what
+/// to do, and exits with its code: 3 no database, 6 the store cannot be used, and the others'.
 func withStore<T>(_ path: String, tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
     do {
         return try StoreError.mapping(path: path, body)
-    } catch let error as StoreError {
+    } catch let error as any ToldFailure {
         tell(error.description)
         throw ExitCode(error.exitCode)
     }

@@ -81,19 +81,14 @@ struct QueryCommand: ParsableCommand {
             values[String(parts[0])] = String(parts[1])
         }
         try withStore(store.path) {
-            do {
-                let store = try Store(path: store.path, access: .read)
-                let result: QueryResult
-                if let sql {
-                    result = try QueryRunner.run(sql, parameters: values, store: store)
-                } else {
-                    result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
-                }
-                try Output.standardOutput(try format.render(result))
-            } catch let error as QueryError {
-                printError(error.description)
-                throw ExitCode(1)
+            let store = try Store(path: store.path, access: .read)
+            let result: QueryResult
+            if let sql {
+                result = try QueryRunner.run(sql, parameters: values, store: store)
+            } else {
+                result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
             }
+            try Output.standardOutput(try format.render(result))
         }
     }
 }

@@ -39,13 +39,8 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try withStore(store.path) {
-            do {
-                let store = try Store(path: store.path, access: .read)
-                try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
-            } catch let error as AuditError {
-                printError(error.description)
-                throw ExitCode(error.exitCode)
-            }
+            let store = try Store(path: store.path, access: .read)
+            try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
         }
     }
 }

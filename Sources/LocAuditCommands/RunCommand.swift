@@ -127,20 +127,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let report = try withStore(options.database, tell: { logger.critical("\($0)") }) {
-            let report: RunReport
-            do {
-                report = try NightlyRun(options: options, logger: logger).run()
-            } catch let error as RunError {
-                logger.critical("\(error.description)")
-                throw ExitCode(error.exitCode)
-            } catch let error as AuditError {
-                logger.critical("\(error.description)")
-                throw ExitCode(error.exitCode)
-            } catch let error as CatalogError {
-                // As for `ingest`: a catalog that cannot be used is a usage error.
-                logger.critical("\(error.description)")
-                throw ExitCode(2)
-            }
+            let report = try NightlyRun(options: options, logger: logger).run()
             let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
             try ReportRequest.write(requests, run: report, options: reporting.options,
                                     store: try Store(path: options.database, access: .read))

@@ -64,17 +64,9 @@ struct PruneCommand: ParsableCommand {
         let report = try withStore(store.path) {
             // The store first: one that cannot be used is a store error (exit 6), not a lock error.
             _ = try Store(path: store.path, access: .write)
-            do {
-                let lock = try RunLock(database: store.path, wait: wait)
-                defer { withExtendedLifetime(lock) {} }
-                return try Maintenance.prune(database: store.path, olderThan: try Maintenance.parseAge(olderThan), keepChecks: keepChecks)
-            } catch let error as RunError {
-                printError(error.description)
-                throw ExitCode(error.exitCode)
-            } catch let error as AuditError {
-                printError(error.description)
-                throw ExitCode(error.exitCode)
-            }
+            let lock = try RunLock(database: store.path, wait: wait)
+            defer { withExtendedLifetime(lock) {} }
+            return try Maintenance.prune(database: store.path, olderThan: try Maintenance.parseAge(olderThan), keepChecks: keepChecks)
         }
         try Output.standardOutput(json ? try Output.json(report, what: "the prune summary") + "\n" : report.text)
     }

@@ -19,20 +19,13 @@ struct FileIngest {
     static let maxFactsBytes = 16 << 20
 
     func run(started: Date) throws -> FileReport {
-        var size: Int64 = 0
         var fileDate: Date? = nil
         if path != "-" {
-            let attributes: [FileAttributeKey: Any]
-            do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
-                throw IngestError(description: "cannot open: no such file or not readable. Check the path.")
+            let attributes = try openAttributes()
+            if let first = try alreadyIngested(size: attributes.size) {
+                return alreadyIngestedReport(sameAs: first, started: started)
             }
-            size = (attributes[.size] as? Int64) ?? 0
-            fileDate = attributes[.modificationDate] as? Date
-            if let first = try alreadyIngested(size: size) {
-                var report = FileReport(path: path, outcome: .alreadyIngested, seconds: Date().timeIntervalSince(started))
-                report.sameAs = first
-                return report
-            }
+            fileDate = attributes.modified
         }
         // Three threads: this one writes; one reads, hashes and inflates; one parses.
         let stream = try ByteStream(path: path)
@@ -40,8 +33,45 @@ struct FileIngest {
             while let chunk = try stream.next() { try out.put(chunk) }
         }
         defer { chunks.cancelAndWait() }
+        let head = try detect(chunks)
+        let setting = setting(for: head.container, fileDate: fileDate)
+        let written = try write(head, setting, chunks: chunks, stream: stream)
+        return report(written, container: head.container, build: setting.build, started: started)
+    }
 
-        // The first blocks decide the container.
+    /// The first blocks of a file: the container they show, and the blocks read to tell it.
+    private struct Head {
+        let container: Container
+        let held: [ByteChunk]
+        let bytes: [UInt8]
+    }
+
+    /// How a file is read: its parse options, its device, the iOS build its name gives.
+    private struct Setting {
+        var parse: ParseOptions
+        var device: DeviceFacts
+        var build: (build: String, version: String, exact: Bool)?
+    }
+
+    /// What the file's one transaction left.
+    private struct Written {
+        let outcome: CommitOutcome
+        let device: DeviceFacts
+        let appId: String?
+        let members: [String]
+    }
+
+    /// The file's size and modification time; a file that cannot be opened stops here.
+    private func openAttributes() throws -> (size: Int64, modified: Date?) {
+        let attributes: [FileAttributeKey: Any]
+        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+            throw IngestError(description: "cannot open: no such file or not readable. Check the path.")
+        }
+        return ((attributes[.size] as? Int64) ?? 0, attributes[.modificationDate] as? Date)
+    }
+
+    /// The first blocks decide the container.
+    private func detect(_ chunks: Handoff<ByteChunk>) throws -> Head {
         var held: [ByteChunk] = []
         var head: [UInt8] = []
         while head.count < FileIngest.headBytes, let chunk = try chunks.take() {
@@ -53,7 +83,11 @@ struct FileIngest {
                 ? "the file is empty; nothing to ingest."
                 : "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --format (\(FileIngest.formats)).")
         }
+        return Head(container: container, held: held, bytes: head)
+    }
 
+    /// The parse options and device facts for this file of this container.
+    private func setting(for container: Container, fileDate: Date?) -> Setting {
         var parseOptions = ingester.options.parse
         // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
         parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
@@ -73,6 +107,13 @@ struct FileIngest {
         }
         // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
+        return Setting(parse: parseOptions, device: device, build: buildVersion)
+    }
+
+    /// Parses (a log) or reads (a facts file) the rest of the file and writes it in the file's one transaction.
+    private func write(_ head: Head, _ setting: Setting, chunks: Handoff<ByteChunk>, stream: ByteStream) throws -> Written {
+        let container = head.container
+        let device = setting.device
         let parsedCounts = Locked((counts: ParseCounts(), members: [String]()))
         var appId: String? = nil
         let (outcome, writtenDevice): (CommitOutcome, DeviceFacts) = try db.inDatabase { db in
@@ -80,34 +121,9 @@ struct FileIngest {
             do {
                 var factsBytes: [UInt8] = []
                 if container.isLog {
-                    let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held, head, parseOptions, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
-                        let batches = ParsedBatches(out)
-                        let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
-                        for chunk in held {
-                            try parser.consume(chunk.bytes)
-                            bar.update(path: path, offset: chunk.fileOffset)
-                        }
-                        while let chunk = try chunks.take() {
-                            try parser.consume(chunk.bytes)
-                            bar.update(path: path, offset: chunk.fileOffset)
-                        }
-                        try parser.finish(complete: complete || stream.endedWithTrailer)
-                        if let error = FileIngest.unread(parser, forced: forced, head: head) { throw error }
-                        try batches.flush()
-                        parsedCounts.withLock { $0 = (parser.counts, parser.membersRead) }
-                    }
-                    defer { parsed.cancelAndWait() }
-                    while let batch = try parsed.take() {
-                        for item in batch { try writer.take(item) }
-                    }
+                    try parse(head, setting.parse, chunks: chunks, stream: stream, into: writer, counts: parsedCounts)
                 } else {
-                    for chunk in held { factsBytes += chunk.bytes }
-                    while let chunk = try chunks.take() {
-                        factsBytes += chunk.bytes
-                        guard factsBytes.count <= FileIngest.maxFactsBytes else {
-                            throw IngestError(description: "too large for a \(container.rawValue) file (over 16 MB). Check that this is the right file.")
-                        }
-                    }
+                    factsBytes = try readFacts(head, chunks: chunks)
                 }
                 switch container {
                 case .infoPlist:
@@ -137,21 +153,69 @@ struct FileIngest {
                 throw error
             }
         }
+        return Written(outcome: outcome, device: writtenDevice, appId: appId, members: parsedCounts.withLock(\.members))
+    }
 
+    /// A log: parses it on its own thread and hands each batch of events to the writer.
+    private func parse(_ head: Head, _ parseOptions: ParseOptions, chunks: Handoff<ByteChunk>, stream: ByteStream,
+                       into writer: EventWriter, counts parsedCounts: Locked<(counts: ParseCounts, members: [String])>) throws {
+        let container = head.container
+        let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held = head.held, head = head.bytes, parseOptions, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
+            let batches = ParsedBatches(out)
+            let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
+            for chunk in held {
+                try parser.consume(chunk.bytes)
+                bar.update(path: path, offset: chunk.fileOffset)
+            }
+            while let chunk = try chunks.take() {
+                try parser.consume(chunk.bytes)
+                bar.update(path: path, offset: chunk.fileOffset)
+            }
+            try parser.finish(complete: complete || stream.endedWithTrailer)
+            if let error = FileIngest.unread(parser, forced: forced, head: head) { throw error }
+            try batches.flush()
+            parsedCounts.withLock { $0 = (parser.counts, parser.membersRead) }
+        }
+        defer { parsed.cancelAndWait() }
+        while let batch = try parsed.take() {
+            for item in batch { try writer.take(item) }
+        }
+    }
+
+    /// A facts file (Info.plist, ideviceinfo): its bytes, up to `maxFactsBytes`.
+    private func readFacts(_ head: Head, chunks: Handoff<ByteChunk>) throws -> [UInt8] {
+        var factsBytes: [UInt8] = []
+        for chunk in head.held { factsBytes += chunk.bytes }
+        while let chunk = try chunks.take() {
+            factsBytes += chunk.bytes
+            guard factsBytes.count <= FileIngest.maxFactsBytes else {
+                throw IngestError(description: "too large for a \(head.container.rawValue) file (over 16 MB). Check that this is the right file.")
+            }
+        }
+        return factsBytes
+    }
+
+    /// A file whose content is already in the store.
+    private func alreadyIngestedReport(sameAs first: String, started: Date) -> FileReport {
+        var report = FileReport(path: path, outcome: .alreadyIngested, seconds: Date().timeIntervalSince(started))
+        report.sameAs = first
+        return report
+    }
+
+    /// What the ingest of this file says: what was stored, what was skipped, and advice.
+    private func report(_ written: Written, container: Container, build: (build: String, version: String, exact: Bool)?, started: Date) -> FileReport {
         let seconds = Date().timeIntervalSince(started)
-        switch outcome {
+        switch written.outcome {
         case .alreadyIngested(let first):
-            var report = FileReport(path: path, outcome: .alreadyIngested, seconds: seconds)
-            report.sameAs = first
-            return report
+            return alreadyIngestedReport(sameAs: first, started: started)
         case .stored(let sourceId, let events, let duplicates, let counts, let zone):
             var report = FileReport(path: path, outcome: .ingested, seconds: seconds)
             report.sourceId = sourceId
             report.container = container.rawValue
-            report.app = appId
+            report.app = written.appId
             if container != .infoPlist {
-                report.device = writtenDevice.id ?? "unknown"
-                report.iosVersion = writtenDevice.osVersion
+                report.device = written.device.id ?? "unknown"
+                report.iosVersion = written.device.osVersion
             }
             if container.isLog {
                 report.firstTime = counts.firstUS.map(Timestamps.isoUTC)
@@ -170,7 +234,7 @@ struct FileIngest {
                     report.zoneFrom = "\(ZoneReconciler.text(offset: offset)), the offset of \(from)"
                 }
                 report.zoneGivenTo = zone.gaveTo.isEmpty ? nil : zone.gaveTo
-                report.advice = FileIngest.advice(container, members: parsedCounts.withLock(\.members), build: buildVersion)
+                report.advice = FileIngest.advice(container, members: written.members, build: build)
             }
             return report
         }

@@ -121,27 +121,27 @@ package final class RecordParser {
 
     package let container: Container
     /// How the lines read: the container's own, or for an archive that of the members it reads.
-    private let lines: Container
+    let lines: Container
     /// A sysdiagnose archive: the members it reads are handed to the lines.
     private let archive: TarReader?
     /// The archive members read (a sysdiagnose: its MobileInstallation logs).
     package var membersRead: [String] { archive?.membersRead ?? [] }
-    private let catalog: Catalog
-    private let sink: ParseSink
-    private var clock: SyslogClock
+    let catalog: Catalog
+    let sink: ParseSink
+    var clock: SyslogClock
     /// Console copies: the day of each time of day.
-    private var dayClock: DayClock
-    private let zone: TimeZone?
-    package private(set) var counts = ParseCounts()
+    var dayClock: DayClock
+    let zone: TimeZone?
+    package internal(set) var counts = ParseCounts()
 
-    private var lineNumber = 0
+    var lineNumber = 0
     private var carry: [UInt8] = []
     private var carryTooLong = false
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
 
     /// The record being assembled (text containers): its header and message so far.
-    private var pending: Pending?
-    private struct Pending {
+    var pending: Pending?
+    struct Pending {
         var line: Int
         var timeUS: Int64
         var offset: Int32?
@@ -152,9 +152,9 @@ package final class RecordParser {
     }
 
     /// The microseconds of the last year-less stamp (the clock keeps whole seconds).
-    private var lastMicros = 0
+    var lastMicros = 0
     /// The last zone-less wall-clock time seen (pymobiledevice3, MobileInstallation), for the time span.
-    private var lastLocalUS: Int64?
+    var lastLocalUS: Int64?
     /// For fingerprints: how often each identical line was seen in the current second.
     private var sameSecondCounts: [Int64: Int] = [:]
     private var sameSecond: Int64 = .min
@@ -162,23 +162,23 @@ package final class RecordParser {
     private var transitions = Transitions()
 
     /// JSON-array container: the object being accumulated.
-    private var jsonDepth = 0
-    private var jsonInString = false
-    private var jsonEscape = false
-    private var jsonObject: [UInt8] = []
-    private var jsonObjectLine = 0
+    var jsonDepth = 0
+    var jsonInString = false
+    var jsonEscape = false
+    var jsonObject: [UInt8] = []
+    var jsonObjectLine = 0
     /// JSON-array container: whether its first byte that is not blank was read.
-    private var jsonStarted = false
+    var jsonStarted = false
 
     /// Lines (or JSON objects) of this container's own shape: records, banners and notices,
     /// the ndjson trailer, the opening of a `--style json` array.
-    private var recognised = 0
+    var recognised = 0
     /// Whether a line with more than blanks was read (a held-back last line is not read).
     package private(set) var sawContent = false
     /// The content has lines but none of this container's shape: the file is of another kind.
     package var recognisesNothing: Bool { recognised == 0 && sawContent }
     /// The object being accumulated has grown over `maxLineBytes`: dropped, counted `too-long` at its end.
-    private var jsonObjectTooLong = false
+    var jsonObjectTooLong = false
 
     package init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
         self.container = container
@@ -331,130 +331,9 @@ package final class RecordParser {
         }
     }
 
-    // MARK: Text containers
-
-    private func textLine(_ b: UnsafeBufferPointer<UInt8>) throws {
-        if b.isEmpty {
-            // Blank lines inside a record are part of it; between records they are noise.
-            if pending != nil { counts.note(.continuation); appendContinuation(b) } else { counts.skip(.noise) }
-            return
-        }
-        switch textHeader(b) {
-        case .record(let h):
-            recognised += 1
-            try emitPending()
-            try startRecord(h, b)
-        case .noise:
-            recognised += 1
-            try emitPending()
-            counts.skip(.noise)
-        case .badTimestamp:
-            try emitPending()
-            counts.skip(.badTimestamp, line: lineNumber)
-        case .malformed:
-            try emitPending()
-            counts.skip(.malformed, line: lineNumber)
-        case .other:
-            if pending != nil {
-                counts.note(.continuation)
-                appendContinuation(b)
-            } else {
-                counts.skip(.malformed, line: lineNumber)
-            }
-        }
-    }
-
-    private func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
-        switch lines {
-        case .idevicesyslog: TextHeaders.idevicesyslog(b)
-        case .logShow: TextHeaders.logShow(b)
-        case .console: TextHeaders.console(b)
-        case .pymobiledevice3: TextHeaders.pymobiledevice3(b)
-        case .bsdSyslog: TextHeaders.bsdSyslog(b)
-        case .mobileInstallation: TextHeaders.mobileInstallation(b)
-        default: TextHeaders.logSyslog(b)
-        }
-    }
-
-    private func startRecord(_ h: TextHeader, _ b: UnsafeBufferPointer<UInt8>) throws {
-        var timeUS: Int64
-        var offset: Int32? = h.offset
-        var local: Int64 = 0
-        if let stamp = h.syslogStamp {
-            guard let placed = clock.place(month: stamp.month, day: stamp.day, seconds: stamp.seconds) else {
-                counts.skip(.badTimestamp, line: lineNumber) // Feb 30, or Feb 29 in a common year
-                return
-            }
-            if placed.backwards { counts.note(.timeBackwards) }
-            local = placed.local
-            lastMicros = h.micros
-            if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us + Int64(h.micros) }
-            timeUS = 0 // resolved below, only for candidates
-        } else if let local = h.localUS {
-            if let last = lastLocalUS, local < last { counts.note(.timeBackwards) }
-            lastLocalUS = local
-            if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local, zone: zone).us }
-            timeUS = 0 // resolved below, only for candidates
-        } else {
-            if let dayUS = h.dayUS, let offset = h.offset {
-                timeUS = dayClock.utc(dayUS: dayUS, offset: offset)
-            } else {
-                timeUS = h.timeUS ?? 0
-            }
-            if let last = counts.lastUS, timeUS < last { counts.note(.timeBackwards) }
-            if counts.firstUS == nil { counts.firstUS = timeUS }
-            counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
-        }
-        if counts.deviceName == nil, let d = h.device, !d.isEmpty {
-            counts.deviceName = String(decoding: UnsafeBufferPointer(rebasing: b[d]), as: UTF8.self)
-            try sink.deviceNamed(counts.deviceName!)
-        }
-        let start = min(h.messageStart, b.count)
-        let text = UnsafeBufferPointer(rebasing: b[start...])
-        guard catalog.isCandidate(text) else {
-            pending = Pending(line: lineNumber, timeUS: 0, offset: nil, process: "", pid: nil, message: [], isCandidate: false)
-            return
-        }
-        if h.syslogStamp != nil {
-            let utc = clock.utc(local: local)
-            timeUS = utc.us + Int64(h.micros)
-            offset = zone == nil ? nil : utc.offset
-        } else if let local = h.localUS {
-            (timeUS, offset) = LocalTime.utc(localUS: local, zone: zone)
-        }
-        var message = Array(text)
-        if let cut = h.dropped, cut.lowerBound >= start, cut.upperBound <= b.count {
-            message.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start))
-        }
-        // The MobileInstallation log is installd's.
-        let process = lines == .mobileInstallation ? "installd" : String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self)
-        pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset, process: process,
-                          pid: h.pid, message: message, isCandidate: true)
-    }
-
-    private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {
-        guard pending?.isCandidate == true else { return }
-        if pending!.message.count + b.count + 1 > RecordParser.maxLineBytes { return }
-        pending!.message.append(0x0a)
-        pending!.message.append(contentsOf: b)
-    }
-
-    private func emitPending() throws {
-        guard let p = pending else { return }
-        pending = nil
-        guard p.isCandidate else { return }
-        var bytes = p.message
-        if lines == .idevicesyslog, bytes.contains(UInt8(ascii: "\\")) {
-            bytes.withUnsafeBufferPointer { VisDecoding.decode($0, into: &scratch) }
-            bytes = scratch
-        }
-        if lines == .pymobiledevice3 { RecordParser.dropLabel(&bytes) }
-        try recognise(bytes, line: p.line, timeUS: p.timeUS, offset: p.offset, process: p.process, pid: p.pid)
-    }
-
     // MARK: Recognition
 
-    private func recognise(_ bytes: [UInt8], line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
+    func recognise(_ bytes: [UInt8], line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
         var message: String
         var utf8 = bytes
         if let valid = String(validating: bytes, as: UTF8.self) {
@@ -490,7 +369,7 @@ package final class RecordParser {
         }
     }
 
-    private func store(_ event: Event, message: String, line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
+    func store(_ event: Event, message: String, line: Int, timeUS: Int64, offset: Int32?, process: String?, pid: Int64?) throws {
         if LineFingerprint.second(timeUS) != sameSecond {
             sameSecond = LineFingerprint.second(timeUS)
             sameSecondCounts.removeAll(keepingCapacity: true)
@@ -515,226 +394,5 @@ package final class RecordParser {
     private func emit(_ e: ParsedEvent) throws {
         counts.eventsByKind[e.event.kind.rawValue, default: 0] += 1
         try sink.event(e)
-    }
-
-    // MARK: JSON containers
-
-    private static let eventMessageKey = Array("\"eventMessage\"".utf8)
-    private static let finishedKey = Array("\"finished\"".utf8)
-
-    private func jsonRecordLine(_ b: UnsafeBufferPointer<UInt8>) throws {
-        var i = 0
-        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-        if i == b.count { counts.skip(.noise); return }
-        guard b[i] == UInt8(ascii: "{") else {
-            if LogBanner.isBanner(UnsafeBufferPointer(rebasing: b[i...])) {
-                recognised += 1
-                counts.skip(.noise)
-            } else {
-                counts.skip(.malformed, line: lineNumber)
-            }
-            return
-        }
-        try jsonRecord(UnsafeBufferPointer(rebasing: b[i...]), line: lineNumber)
-    }
-
-    /// One `log show --style ndjson|json` record.
-    private func jsonRecord(_ b: UnsafeBufferPointer<UInt8>, line: Int) throws {
-        guard JSONScan.string(key: RecordParser.eventMessageKey, in: b, into: &scratch) else {
-            // The trailer {"count":N,"finished":1}, or an object with no message.
-            if RecordParser.finishedKey.withUnsafeBufferPointer({ memmem(b.baseAddress, b.count, $0.baseAddress, $0.count) }) != nil {
-                recognised += 1
-            }
-            counts.skip(.noise)
-            return
-        }
-        recognised += 1
-        let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
-        let text = String(decoding: b, as: UTF8.self)
-        guard let fields = MessageFields.parse(text) else { counts.skip(.malformed, line: line); return }
-        var timeUS: Int64 = 0
-        var offset: Int32? = nil
-        if case .string(let stamp)? = fields["timestamp"] {
-            let parsed = Array(stamp.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0) }
-            guard let parsed else { counts.skip(.badTimestamp, line: line); return }
-            timeUS = parsed.us
-            offset = parsed.offset
-        } else {
-            counts.skip(.badTimestamp, line: line)
-            return
-        }
-        if let last = counts.lastUS, timeUS < last { counts.note(.timeBackwards) }
-        if counts.firstUS == nil { counts.firstUS = timeUS }
-        counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
-        guard isCandidate else { return }
-        var process: String? = nil
-        if case .string(let path)? = fields["processImagePath"] {
-            process = path.split(separator: "/").last.map(String.init) ?? path
-        }
-        var pid: Int64? = nil
-        if case .number(let n)? = fields["processID"] {
-            // 1e300, 1.5: no pid; the record is still read.
-            pid = Int64(exactly: n)
-            if pid == nil { counts.note(.numberOutOfRange) }
-        }
-        try recognise(scratch, line: line, timeUS: timeUS, offset: offset, process: process, pid: pid)
-    }
-
-    /// `--style json`: objects spread over lines inside one array.
-    private func jsonArrayLine(_ b: UnsafeBufferPointer<UInt8>) throws {
-        if !jsonStarted, let first = b.first(where: { $0 != 0x20 && $0 != 0x09 }) {
-            jsonStarted = true
-            if first == UInt8(ascii: "[") { recognised += 1 }
-        }
-        var objectStart: Int? = nil
-        for i in 0..<b.count {
-            let c = b[i]
-            if jsonInString {
-                if jsonEscape { jsonEscape = false } else if c == UInt8(ascii: "\\") { jsonEscape = true } else if c == UInt8(ascii: "\"") { jsonInString = false }
-                continue
-            }
-            switch c {
-            case UInt8(ascii: "\""): jsonInString = true
-            case UInt8(ascii: "{"):
-                if jsonDepth == 0 {
-                    objectStart = i
-                    jsonObjectLine = lineNumber
-                    jsonObject.removeAll(keepingCapacity: true)
-                    jsonObjectTooLong = false
-                }
-                jsonDepth += 1
-            case UInt8(ascii: "}"):
-                jsonDepth -= 1
-                if jsonDepth == 0 {
-                    appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...i]))
-                    objectStart = nil
-                    if jsonObjectTooLong {
-                        counts.skip(.tooLong, line: jsonObjectLine)
-                    } else {
-                        let object = jsonObject
-                        try object.withUnsafeBufferPointer { try jsonRecord($0, line: jsonObjectLine) }
-                    }
-                    jsonObject.removeAll(keepingCapacity: true)
-                } else if jsonDepth < 0 {
-                    jsonDepth = 0
-                    counts.skip(.malformed, line: lineNumber)
-                }
-            default: break
-            }
-        }
-        if jsonDepth > 0 { appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...])) }
-    }
-
-    /// Adds a line's part of the object being accumulated, up to `maxLineBytes` for the object.
-    private func appendJSONObject(_ part: UnsafeBufferPointer<UInt8>) {
-        if jsonObjectTooLong { return }
-        if jsonObject.count + part.count + 1 > RecordParser.maxLineBytes {
-            jsonObjectTooLong = true
-            jsonObject = []
-            return
-        }
-        jsonObject.append(contentsOf: part)
-        jsonObject.append(0x0a)
-    }
-
-    /// pymobiledevice3 `--label` appends ` [subsystem][category]` to the message: not part of it
-    /// (so that the same line exported without labels, or by idevicesyslog, is the same message).
-    static func dropLabel(_ bytes: inout [UInt8]) {
-        guard bytes.last == UInt8(ascii: "]") else { return }
-        var i = bytes.count - 2
-        var brackets = 0
-        // Back over "[category]" and "[subsystem]": no bracket or line break inside either.
-        while i >= 0 {
-            let c = bytes[i]
-            if c == UInt8(ascii: "[") {
-                brackets += 1
-                if brackets == 2 { break }
-                guard i >= 1, bytes[i - 1] == UInt8(ascii: "]") else { return }
-                i -= 2
-                continue
-            }
-            if c == UInt8(ascii: "]") || c == 0x0a { return }
-            i -= 1
-        }
-        guard brackets == 2, i >= 1, bytes[i - 1] == 0x20 else { return }
-        bytes.removeSubrange((i - 1)...)
-    }
-
-    // MARK: pymobiledevice3 --format json
-
-    private static let messageKey = Array("\"message\"".utf8)
-
-    /// `{"pid": 64, "timestamp": "2026-11-20T09:00:00.123456", "level": "NOTICE", "image_name": "/System/…/CoreLocation",
-    /// "filename": "/usr/libexec/locationd", "message": "…", "label": {…} | null, …}`: host local time, no zone.
-    private func pymobiledevice3JSONLine(_ b: UnsafeBufferPointer<UInt8>) throws {
-        var i = 0
-        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-        if i == b.count { counts.skip(.noise); return }
-        guard b[i] == UInt8(ascii: "{"), JSONScan.string(key: RecordParser.messageKey, in: b, into: &scratch) else {
-            counts.skip(.malformed, line: lineNumber)
-            return
-        }
-        let object = UnsafeBufferPointer(rebasing: b[i...])
-        let isCandidate = scratch.withUnsafeBufferPointer { catalog.isCandidate($0) }
-        guard let fields = MessageFields.parse(bytes: Array(object)) else { counts.skip(.malformed, line: lineNumber); return }
-        guard case .string(let stamp)? = fields["timestamp"],
-              let local = Array(stamp.utf8).withUnsafeBufferPointer({ buf in buf.baseAddress.flatMap { LocalTime.dateTime($0, buf.count) } }),
-              local.length == stamp.utf8.count else {
-            counts.skip(.badTimestamp, line: lineNumber)
-            return
-        }
-        recognised += 1
-        if let last = lastLocalUS, local.localUS < last { counts.note(.timeBackwards) }
-        lastLocalUS = local.localUS
-        if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local.localUS, zone: zone).us }
-        guard isCandidate else { return }
-        let (timeUS, offset) = LocalTime.utc(localUS: local.localUS, zone: zone)
-        var process: String? = nil
-        if case .string(let path)? = fields["filename"] {
-            process = path.split(separator: "/").last.map(String.init) ?? path
-        }
-        var pid: Int64? = nil
-        if case .number(let n)? = fields["pid"], n >= 0, n < 1e15, n == n.rounded() { pid = Int64(n) }
-        try recognise(scratch, line: lineNumber, timeUS: timeUS, offset: offset, process: process, pid: pid)
-    }
-
-    // MARK: A file of bare messages
-
-    /// A file of messages without their prefixes (Console's message column only): there is
-    /// no time, so no event; every line is counted.
-    private func messageOnlyLine(_ b: UnsafeBufferPointer<UInt8>) {
-        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { counts.skip(.noise); return }
-        recognised += 1
-        counts.skip(.noPrefix)
-    }
-
-    // MARK: App Privacy Report
-
-    private func privacyReportLine(_ b: UnsafeBufferPointer<UInt8>) throws {
-        let text = String(decoding: b, as: UTF8.self)
-        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { counts.skip(.noise); return }
-        guard let fields = MessageFields.parse(text) else { counts.skip(.malformed, line: lineNumber); return }
-        if case .string? = fields["type"] { recognised += 1 }
-        guard case .string("access")? = fields["type"], case .string("location")? = fields["category"] else {
-            counts.skip(.notLocation)
-            return
-        }
-        guard case .string(let stamp)? = fields["timeStamp"],
-              let time = Array(stamp.utf8).withUnsafeBufferPointer({ Timestamps.parseISOLike($0) }) else {
-            counts.skip(.badTimestamp, line: lineNumber)
-            return
-        }
-        let kind: EventKind
-        switch fields["kind"] {
-        case .string("intervalBegin")?: kind = .accessBegin
-        case .string("intervalEnd")?: kind = .accessEnd
-        default: counts.skip(.malformed, line: lineNumber); return
-        }
-        var event = Event(kind: kind, pattern: "privacy-report.location")
-        event[.bundleId] = Normaliser.value(MessageFields.lookup("accessor.identifier", in: fields), for: .bundleId)
-        event[.value] = Normaliser.value(fields["identifier"], for: .value)
-        if counts.firstUS == nil || time.us < counts.firstUS! { counts.firstUS = time.us }
-        if counts.lastUS == nil || time.us > counts.lastUS! { counts.lastUS = time.us }
-        try store(event, message: text, line: lineNumber, timeUS: time.us, offset: time.offset, process: nil, pid: nil)
     }
 }

@@ -180,10 +180,10 @@ struct TimelineDrawing {
             let isCited = cited.contains(d.event)
             let kind = d.horizontalAccuracy == nil ? "private" : d.background == true ? "bg" : "fg"
             var tip = "location delivered at \(HTMLFormat.clock(d.timeUS)), "
-            tip += d.horizontalAccuracy.map { "±\(formatMetres($0)) m" } ?? "location hidden by the log"
+            tip += d.horizontalAccuracy.map { "±\(oneDecimal($0)) m" } ?? "location hidden by the log"
             tip += d.background.map { $0 ? ", in background" : ", in foreground" } ?? ", app state unknown"
             if options.showCoordinates, let c = d.coordinate {
-                tip += ", \(coordinate(c.latitude)), \(coordinate(c.longitude))"
+                tip += ", \(options.coordinate(c.latitude)), \(options.coordinate(c.longitude))"
             }
             if isCited { tip += " (evidence)" }
             s += "<circle class=\"delivery \(kind)\(isCited ? " cited" : "")\" cx=\"\(fmt(x(d.timeUS)))\" cy=\"\(fmt(top + 10))\" r=\"\(isCited ? "5.5" : "4.5")\">"
@@ -227,24 +227,9 @@ struct TimelineDrawing {
         }
         return s + "</g>\n"
     }
-
-    func coordinate(_ value: Double) -> String {
-        String(format: "%.\(max(0, options.coordinateDecimals))f", value)
-    }
 }
 
 /// An SVG coordinate: one decimal, none when whole (`184.7`, `985`).
 private func fmt(_ value: Double) -> String {
     oneDecimal((value * 10).rounded() / 10)
-}
-
-/// `10`, `12.5`; a stored accuracy too large for that (or infinite: a store written before
-/// non-finite numbers became NULL) as Swift writes it, `1e+300`, `inf`, never a trap.
-private func formatMetres(_ value: Double) -> String {
-    oneDecimal(value)
-}
-
-private func oneDecimal(_ value: Double) -> String {
-    guard abs(value) < 1e15 else { return String(value) }
-    return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
 }

@@ -33,7 +33,7 @@ enum CoordinateMask {
     static func apply(_ message: String, options: ReportOptions) -> String {
         func shown(_ number: Substring) -> String {
             guard options.showCoordinates, let value = Double(number) else { return "(hidden)" }
-            return String(format: "%.\(max(0, options.coordinateDecimals))f", value)
+            return options.coordinate(value)
         }
         var text = message.replacing(keyed) { match in match.output.1 + shown(match.output.2) }
         text = text.replacing(described) { match in "<\(shown(match.output.1)),\(shown(match.output.2))>" }
@@ -42,6 +42,13 @@ enum CoordinateMask {
 }
 
 /// One report page being written.
+extension ReportOptions {
+    /// A latitude or longitude shown with `coordinateDecimals` decimals.
+    func coordinate(_ value: Double) -> String {
+        String(format: "%.\(max(0, coordinateDecimals))f", value)
+    }
+}
+
 private struct Page {
     let report: AuditReport
     let timelines: [SessionTimeline]

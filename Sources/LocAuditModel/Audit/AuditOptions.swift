@@ -55,18 +55,24 @@ public struct AuditOptions: Sendable {
         (sinceUS.map { timeUS >= $0 } ?? true) && (untilUS.map { timeUS <= $0 } ?? true)
     }
 
-    /// `2026-11-20`, `2026-11-20T10:00:00Z`, `2026-11-20 10:00:00+01:00` (no zone: UTC).
+    /// `2026-11-20`, `2026-11-20T10:00:00Z`, `2026-11-20 10:00:00+01:00` (no zone: UTC), read by
+    /// the parser of the logs' own stamps (`Timestamps.parseISOLike`) once a day alone, a time
+    /// without seconds, `z`, `UTC`, `+01` and no zone are made whole. A day that does not exist is no time.
     public static func parseTime(_ text: String) -> Int64? {
-        var t = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
+        var t = text.trimmingCharacters(in: .whitespaces)
         if t.count == 10 { t += "T00:00:00" }
         if t.count == 16 { t += ":00" }
-        let hasZone = t.hasSuffix("Z") || t.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression) != nil
-        if !hasZone { t += "Z" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: t) { return Int64(date.timeIntervalSince1970 * 1_000_000) }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: t).map { Int64($0.timeIntervalSince1970 * 1_000_000) }
+        if t.hasSuffix("z") { t = String(t.dropLast()) + "Z" }
+        if t.hasSuffix("UTC") { t = String(t.dropLast(3)) + "Z" }
+        if t.range(of: #"[+-]\d\d$"#, options: .regularExpression) != nil { t += "00" }
+        return Self.wholeStamp(t) ?? Self.wholeStamp(t + "Z")
+    }
+
+    /// The instant of a stamp that is the whole of `text`.
+    private static func wholeStamp(_ text: String) -> Int64? {
+        Array(text.utf8).withUnsafeBufferPointer { b in
+            Timestamps.parseISOLike(b).flatMap { $0.length == b.count ? $0.us : nil }
+        }
     }
 }
 

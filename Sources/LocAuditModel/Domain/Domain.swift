@@ -108,4 +108,6 @@ public enum UsageKey {
     public static let whenInUse = "NSLocationWhenInUseUsageDescription"
     public static let always = "NSLocationAlwaysUsageDescription"
     public static let alwaysAndWhenInUse = "NSLocationAlwaysAndWhenInUseUsageDescription"
+    /// Every one, in the order an app's facts list those it has.
+    public static let all = [legacy, whenInUse, always, alwaysAndWhenInUse]
 }

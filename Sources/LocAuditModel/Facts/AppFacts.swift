@@ -17,9 +17,6 @@ public struct AppFacts: Sendable, Codable, Equatable {
     public var defaultAccuracyReduced: String?
     public var defaultAccuracyReducedType: String?
 
-    static let usageKeyNames = ["NSLocationUsageDescription", "NSLocationWhenInUseUsageDescription",
-                                "NSLocationAlwaysUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription"]
-
     /// Reads an Info.plist (XML or binary).
     public static func read(_ data: Data) throws -> AppFacts {
         if binaryObjectMarkers(data)?.contains(where: { $0 >> 4 == 0xC }) == true {
@@ -44,7 +41,7 @@ public struct AppFacts: Sendable, Codable, Equatable {
         facts.name = (dict["CFBundleDisplayName"] as? String) ?? (dict["CFBundleName"] as? String)
         facts.version = dict["CFBundleShortVersionString"] as? String
         facts.build = dict["CFBundleVersion"] as? String
-        facts.usageKeys = usageKeyNames.filter { ($0 as String?).flatMap { dict[$0] as? String }.map { !$0.isEmpty } ?? false }
+        facts.usageKeys = UsageKey.all.filter { ($0 as String?).flatMap { dict[$0] as? String }.map { !$0.isEmpty } ?? false }
         facts.backgroundModes = (dict["UIBackgroundModes"] as? [Any])?.compactMap { $0 as? String } ?? []
         if let purposes = dict["NSLocationTemporaryUsageDescriptionDictionary"] {
             facts.temporaryPurposeKeys = (purposes as? [String: Any]).map { $0.keys.sorted() } ?? []

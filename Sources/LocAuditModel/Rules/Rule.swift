@@ -305,7 +305,7 @@ extension ReplayedSession {
 /// `"5 m"`, `"1414 m"`.
 func metres(_ value: Double?) -> String {
     guard let value else { return "?" }
-    return value == value.rounded() ? "\(Int(value)) m" : String(format: "%.1f m", value)
+    return oneDecimal(value) + " m"
 }
 
 extension ReplayStep {

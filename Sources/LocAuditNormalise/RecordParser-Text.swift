@@ -1,0 +1,150 @@
+import Foundation
+import LocAuditModel
+import LocAuditRead
+
+extension RecordParser {
+    // MARK: Text containers
+
+    func textLine(_ b: UnsafeBufferPointer<UInt8>) throws {
+        if b.isEmpty {
+            // Blank lines inside a record are part of it; between records they are noise.
+            if pending != nil { counts.note(.continuation); appendContinuation(b) } else { counts.skip(.noise) }
+            return
+        }
+        switch textHeader(b) {
+        case .record(let h):
+            recognised += 1
+            try emitPending()
+            try startRecord(h, b)
+        case .noise:
+            recognised += 1
+            try emitPending()
+            counts.skip(.noise)
+        case .badTimestamp:
+            try emitPending()
+            counts.skip(.badTimestamp, line: lineNumber)
+        case .malformed:
+            try emitPending()
+            counts.skip(.malformed, line: lineNumber)
+        case .other:
+            if pending != nil {
+                counts.note(.continuation)
+                appendContinuation(b)
+            } else {
+                counts.skip(.malformed, line: lineNumber)
+            }
+        }
+    }
+
+    func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
+        switch lines {
+        case .idevicesyslog: TextHeaders.idevicesyslog(b)
+        case .logShow: TextHeaders.logShow(b)
+        case .console: TextHeaders.console(b)
+        case .pymobiledevice3: TextHeaders.pymobiledevice3(b)
+        case .bsdSyslog: TextHeaders.bsdSyslog(b)
+        case .mobileInstallation: TextHeaders.mobileInstallation(b)
+        default: TextHeaders.logSyslog(b)
+        }
+    }
+
+    private func startRecord(_ h: TextHeader, _ b: UnsafeBufferPointer<UInt8>) throws {
+        var timeUS: Int64
+        var offset: Int32? = h.offset
+        var local: Int64 = 0
+        if let stamp = h.syslogStamp {
+            guard let placed = clock.place(month: stamp.month, day: stamp.day, seconds: stamp.seconds) else {
+                counts.skip(.badTimestamp, line: lineNumber) // Feb 30, or Feb 29 in a common year
+                return
+            }
+            if placed.backwards { counts.note(.timeBackwards) }
+            local = placed.local
+            lastMicros = h.micros
+            if counts.firstUS == nil { counts.firstUS = clock.utc(local: local).us + Int64(h.micros) }
+            timeUS = 0 // resolved below, only for candidates
+        } else if let local = h.localUS {
+            if let last = lastLocalUS, local < last { counts.note(.timeBackwards) }
+            lastLocalUS = local
+            if counts.firstUS == nil { counts.firstUS = LocalTime.utc(localUS: local, zone: zone).us }
+            timeUS = 0 // resolved below, only for candidates
+        } else {
+            if let dayUS = h.dayUS, let offset = h.offset {
+                timeUS = dayClock.utc(dayUS: dayUS, offset: offset)
+            } else {
+                timeUS = h.timeUS ?? 0
+            }
+            if let last = counts.lastUS, timeUS < last { counts.note(.timeBackwards) }
+            if counts.firstUS == nil { counts.firstUS = timeUS }
+            counts.lastUS = max(counts.lastUS ?? timeUS, timeUS)
+        }
+        if counts.deviceName == nil, let d = h.device, !d.isEmpty {
+            counts.deviceName = String(decoding: UnsafeBufferPointer(rebasing: b[d]), as: UTF8.self)
+            try sink.deviceNamed(counts.deviceName!)
+        }
+        let start = min(h.messageStart, b.count)
+        let text = UnsafeBufferPointer(rebasing: b[start...])
+        guard catalog.isCandidate(text) else {
+            pending = Pending(line: lineNumber, timeUS: 0, offset: nil, process: "", pid: nil, message: [], isCandidate: false)
+            return
+        }
+        if h.syslogStamp != nil {
+            let utc = clock.utc(local: local)
+            timeUS = utc.us + Int64(h.micros)
+            offset = zone == nil ? nil : utc.offset
+        } else if let local = h.localUS {
+            (timeUS, offset) = LocalTime.utc(localUS: local, zone: zone)
+        }
+        var message = Array(text)
+        if let cut = h.dropped, cut.lowerBound >= start, cut.upperBound <= b.count {
+            message.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start))
+        }
+        // The MobileInstallation log is installd's.
+        let process = lines == .mobileInstallation ? "installd" : String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self)
+        pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset, process: process,
+                          pid: h.pid, message: message, isCandidate: true)
+    }
+
+    private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {
+        guard pending?.isCandidate == true else { return }
+        if pending!.message.count + b.count + 1 > RecordParser.maxLineBytes { return }
+        pending!.message.append(0x0a)
+        pending!.message.append(contentsOf: b)
+    }
+
+    func emitPending() throws {
+        guard let p = pending else { return }
+        pending = nil
+        guard p.isCandidate else { return }
+        var bytes = p.message
+        if lines == .idevicesyslog, bytes.contains(UInt8(ascii: "\\")) {
+            bytes.withUnsafeBufferPointer { VisDecoding.decode($0, into: &scratch) }
+            bytes = scratch
+        }
+        if lines == .pymobiledevice3 { RecordParser.dropLabel(&bytes) }
+        try recognise(bytes, line: p.line, timeUS: p.timeUS, offset: p.offset, process: p.process, pid: p.pid)
+    }
+
+
+    /// pymobiledevice3 `--label` appends ` [subsystem][category]` to the message: not part of it
+    /// (so that the same line exported without labels, or by idevicesyslog, is the same message).
+    static func dropLabel(_ bytes: inout [UInt8]) {
+        guard bytes.last == UInt8(ascii: "]") else { return }
+        var i = bytes.count - 2
+        var brackets = 0
+        // Back over "[category]" and "[subsystem]": no bracket or line break inside either.
+        while i >= 0 {
+            let c = bytes[i]
+            if c == UInt8(ascii: "[") {
+                brackets += 1
+                if brackets == 2 { break }
+                guard i >= 1, bytes[i - 1] == UInt8(ascii: "]") else { return }
+                i -= 2
+                continue
+            }
+            if c == UInt8(ascii: "]") || c == 0x0a { return }
+            i -= 1
+        }
+        guard brackets == 2, i >= 1, bytes[i - 1] == 0x20 else { return }
+        bytes.removeSubrange((i - 1)...)
+    }
+}
