@@ -10,14 +10,17 @@ struct JSONColumn<Value: Codable>: DatabaseValueConvertible, Decodable {
 
     /// (GRDB reads the column through `fromDatabaseValue`; this is Decodable's own way in.)
     init(from decoder: any Decoder) throws {
-        self.init(try decoder.singleValueContainer().decode(String?.self).flatMap(Self.decode))
+        self.init(Self.decode(try decoder.singleValueContainer().decode(String?.self)))
     }
 
     var databaseValue: DatabaseValue { value.map { jsonText($0) }.databaseValue }
 
     static func fromDatabaseValue(_ dbValue: DatabaseValue) -> JSONColumn? {
-        JSONColumn(String.fromDatabaseValue(dbValue).flatMap(decode))
+        JSONColumn(decode(String.fromDatabaseValue(dbValue)))
     }
 
-    private static func decode(_ text: String) -> Value? { try? JSONDecoder().decode(Value.self, from: Data(text.utf8)) }
+    private static func decode(_ text: String?) -> Value? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+    }
 }

@@ -84,6 +84,23 @@ import Testing
     /// The two hot loops (docs/architecture.md), which alone use SQLite's C API and positional columns.
     static let hotFiles: Set<String> = ["EventWriter.swift", "Reads/EventReads.swift"]
 
+    @Test("SQLite's C API (GRDBSQLite) is imported only by the store's two hot loops and the query runner, which binds a user's named parameters")
+    func rawSQLiteOnlyInTheHotLoops() throws {
+        let declared = try Self.declaredDependencies()
+        #expect(declared["LocAuditStore"]?.contains("GRDBSQLite") == true)
+        var importers: Set<String> = []
+        for target in declared.keys where target != "LocAuditStore" {
+            for file in Self.files(of: target) where try Self.imports(of: packageRoot.appendingPathComponent("Sources/\(target)/\(file.path)")).contains("GRDBSQLite") {
+                importers.insert("\(target)/\(file.path)")
+            }
+        }
+        for file in Self.files(of: "LocAuditStore")
+        where try Self.imports(of: packageRoot.appendingPathComponent("Sources/LocAuditStore/\(file.path)")).contains("GRDBSQLite") {
+            importers.insert(file.path)
+        }
+        #expect(importers == Self.hotFiles.union(["Query/QueryRunner.swift"]))
+    }
+
     @Test("the store reads rows by column name or as records outside its two hot loops: no positional row[0]")
     func noPositionalColumnsOutsideTheHotLoops() throws {
         let positional = try Regex(#"(\brow|\$0|\?)\[[0-9]+\]"#)
