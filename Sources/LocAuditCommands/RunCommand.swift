@@ -142,8 +142,9 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
-            try ReportRequest.write(requests, run: report, options: reporting.options,
-                                    store: try Store(path: options.database, access: .read))
+            let inputs = try Store(path: options.database, access: .read)
+                .reportInputs(for: report, options: reporting.options, needs: ReportRequest.needs(requests))
+            try ReportRequest.write(requests, run: report, options: reporting.options, inputs: inputs)
             return report
         }
         logger.notice("exit \(report.exitCode)")

@@ -112,4 +112,17 @@ import Testing
             }
         }
     }
+
+    @Test("the reporters are pure functions of values: LocAuditReport neither declares nor imports the store")
+    func reportersDoNotReadTheStore() throws {
+        let declared = try Self.declaredDependencies()
+        #expect(declared["LocAuditReport"] != nil)
+        #expect(declared["LocAuditReport"]?.contains("LocAuditStore") == false)
+        for file in Self.files(of: "LocAuditReport") {
+            #expect(!(try Self.imports(of: packageRoot.appendingPathComponent("Sources/LocAuditReport/\(file.path)")).contains("LocAuditStore")),
+                    "LocAuditReport/\(file.path) imports LocAuditStore")
+            let takesStore = file.text.contains("store: Store")
+            #expect(!takesStore, "LocAuditReport/\(file.path) takes a Store")
+        }
+    }
 }

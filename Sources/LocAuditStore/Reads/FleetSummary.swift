@@ -1,37 +1,7 @@
-import Foundation
 import GRDB
 import LocAuditModel
 
-/// The fleet's open findings as of an audit run, and how they moved over the runs before it:
-/// what the fleet summary report shows.
-public struct FleetSummary: Sendable, Equatable {
-    /// One open finding, as the matrices count it.
-    public struct Cell: Sendable, Equatable {
-        public var rule: String
-        public var severity: Severity
-        public var device: String
-        public var bundleId: String
-        /// Major iOS version (`17`), nil when unknown.
-        public var iosMajor: Int?
-    }
-
-    /// One audit run: findings open after it, first seen by it, resolved by it.
-    public struct RunPoint: Sendable, Equatable {
-        public var runId: Int64
-        public var startedAt: String
-        public var open: Int
-        public var new: Int
-        public var resolved: Int
-    }
-
-    public var runId: Int64
-    public var startedAt: String
-    public var open: [Cell]
-    /// The latest runs up to this one, oldest first (at most `trendRuns`).
-    public var trend: [RunPoint]
-
-    public static let trendRuns = 7
-
+extension FleetSummary {
     /// From the store: findings open after run `runId` (first seen by it or before, not
     /// resolved by then), fleet-wide, whatever scope each run had.
     public static func load(database: String, upToRun runId: Int64) throws -> FleetSummary {
@@ -52,22 +22,5 @@ public struct FleetSummary: Sendable, Equatable {
             }
             return FleetSummary(runId: runId, startedAt: runs.first?["started_at"] ?? "", open: open, trend: trend)
         }
-    }
-
-    /// From one run's findings alone (no history).
-    public init(report: AuditReport) {
-        runId = report.runId
-        startedAt = report.startedAt
-        open = report.findings.map {
-            Cell(rule: $0.rule, severity: $0.severity, device: $0.device, bundleId: $0.bundleId, iosMajor: IOSVersion($0.osVersion)?.major)
-        }
-        trend = []
-    }
-
-    public init(runId: Int64, startedAt: String, open: [Cell], trend: [RunPoint]) {
-        self.runId = runId
-        self.startedAt = startedAt
-        self.open = open
-        self.trend = trend
     }
 }
