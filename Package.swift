@@ -58,7 +58,8 @@ let package = Package(
             ]
         ),
         // Reporters: text, JSON, Markdown, JUnit, CSV, HTML, the fleet pages.
-        .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditStore", "LocAuditModel", "LocAuditRead"]),
+        // Pure functions of values: what they show of the store, the audit layer reads first (ReportInputs).
+        .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditModel", "LocAuditRead"]),
         // The library product: every layer re-exported.
         .target(
             name: "LocAuditKit",

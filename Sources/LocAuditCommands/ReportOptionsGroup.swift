@@ -54,6 +54,7 @@ struct ReportFlags: ParsableArguments {
     }
 
     func write(_ report: AuditReport, store: Store) throws {
-        try ReportRequest.write(requests, report: report, options: options, store: store)
+        let inputs = try store.reportInputs(for: report, options: options, needs: ReportRequest.needs(requests))
+        try ReportRequest.write(requests, report: report, options: options, inputs: inputs)
     }
 }

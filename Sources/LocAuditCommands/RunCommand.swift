@@ -129,8 +129,9 @@ struct RunCommand: ParsableCommand {
         let report = try withStore(options.database, tell: { logger.critical("\($0)") }) {
             let report = try NightlyRun(options: options, logger: logger).run()
             let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
-            try ReportRequest.write(requests, run: report, options: reporting.options,
-                                    store: try Store(path: options.database, access: .read))
+            let inputs = try Store(path: options.database, access: .read)
+                .reportInputs(for: report, options: reporting.options, needs: ReportRequest.needs(requests))
+            try ReportRequest.write(requests, run: report, options: reporting.options, inputs: inputs)
             return report
         }
         logger.notice("exit \(report.exitCode)")

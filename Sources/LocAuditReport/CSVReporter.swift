@@ -1,5 +1,5 @@
 import LocAuditModel
-import LocAuditStore
+import LocAuditRead
 
 /// One row per finding (RFC 4180), for spreadsheets.
 public enum CSVReporter {

@@ -1,6 +1,5 @@
 import Foundation
 import LocAuditModel
-import LocAuditStore
 
 /// The HTML report: one self-contained page for people who do not read logs. Verdict,
 /// summaries by rule, app, device and iOS version, coverage, every finding linked to its

@@ -1,7 +1,7 @@
 import Foundation
 import LocAuditModel
 import LocAuditRead
-import LocAuditStore
+import LocAuditAudit
 
 /// One `--report FORMAT[:PATH]`: a format and where it goes (standard output without a path).
 public struct ReportRequest: Sendable, Equatable {
@@ -21,14 +21,19 @@ public struct ReportRequest: Sendable, Equatable {
         self.path = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
     }
 
-    /// Renders every request, then writes them (see `deliver`). The HTML report reads its
-    /// timelines and evidence lines from `store`.
-    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions, store: Store) throws {
+    /// What these requests show besides the audit's report (`Store.reportInputs` reads it).
+    public static func needs(_ requests: [ReportRequest]) -> ReportInputs.Needs {
+        requests.reduce(into: []) { $0.formUnion($1.format.needs) }
+    }
+
+    /// Renders every request, then writes them (see `deliver`). The HTML and fleet reports
+    /// show `inputs` too (what `needs` asks of the store).
+    public static func write(_ requests: [ReportRequest], report: AuditReport, options: ReportOptions, inputs: ReportInputs) throws {
         var reports: [(request: ReportRequest, text: String)] = []
         for request in requests {
             var opts = options
             if request.path != nil { opts.color = false }
-            reports.append((request, try render(request.format, report, options: opts, store: store)))
+            reports.append((request, try render(request.format, report, options: opts, inputs: inputs)))
         }
         try deliver(reports, run: report.runId)
     }
@@ -47,21 +52,14 @@ public struct ReportRequest: Sendable, Equatable {
         }
     }
 
-    /// A report in a format: the HTML page reads its timelines, evidence lines and devices from
-    /// the store, the fleet summaries the run's history (and the HTML one the devices' names).
-    static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, store: Store) throws -> String {
+    /// A report in a format: the HTML page draws its timelines, evidence lines and devices
+    /// from `inputs`, the fleet summaries the run's history (and the HTML one the devices' names).
+    static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, inputs: ReportInputs) throws -> String {
         switch format {
-        case .html:
-            return try format.render(report, options: options, html: try store.htmlReportInputs(for: report.findings, options: options,
-                                                                                      sessions: report.sessions))
-        case .fleet:
-            return try format.render(report, options: options, fleet: try FleetSummary.load(database: store.path, upToRun: report.runId))
-        case .fleetHTML:
-            let fleet = try FleetSummary.load(database: store.path, upToRun: report.runId)
-            let devices = try store.deviceLabels(Set(fleet.open.map(\.device)))
-            return try format.render(report, options: options, html: HTMLReportInputs(devices: devices), fleet: fleet)
-        default:
-            return try format.render(report, options: options)
+        case .html: return try format.render(report, options: options, html: inputs.html)
+        case .fleet: return try format.render(report, options: options, fleet: inputs.fleet)
+        case .fleetHTML: return try format.render(report, options: options, html: HTMLReportInputs(devices: inputs.fleetDevices), fleet: inputs.fleet)
+        default: return try format.render(report, options: options)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import LocAuditModel
-import LocAuditStore
+import LocAuditAudit
 
 /// Report formats of `locaudit audit --format` and `--report FORMAT[:PATH]`.
 public enum OutputFormat: String, CaseIterable, Sendable {
@@ -25,6 +25,16 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The fleet summary formats, which also read the store's earlier runs.
     public var isFleetSummary: Bool { self == .fleet || self == .fleetHTML }
+
+    /// What this format shows besides the audit's report, read from the store (`Store.reportInputs`).
+    public var needs: ReportInputs.Needs {
+        switch self {
+        case .html: return .html
+        case .fleet: return .fleet
+        case .fleetHTML: return [.fleet, .fleetDevices]
+        default: return []
+        }
+    }
 
     /// The report in this format. `html` also draws what `Store.htmlReportInputs` loads
     /// (timelines, evidence lines, device names; without them the page has no timelines, and

@@ -1,6 +1,5 @@
 import LocAuditAudit
 import LocAuditModel
-import LocAuditStore
 
 /// The head of a nightly run's text report: what was new, what failed, which logs lack
 /// device facts, what the audit covered and what was archived. The audit's own report follows.
@@ -52,7 +51,7 @@ public enum RunSummaryReporter {
 extension ReportRequest {
     /// Writes a nightly run's reports: the text report is the run summary followed by the
     /// audit's; the other formats are the audit's and are written only when there was one.
-    public static func write(_ requests: [ReportRequest], run: RunReport, options: ReportOptions, store: Store) throws {
+    public static func write(_ requests: [ReportRequest], run: RunReport, options: ReportOptions, inputs: ReportInputs) throws {
         var reports: [(request: ReportRequest, text: String)] = []
         for request in requests {
             var opts = options
@@ -62,7 +61,7 @@ extension ReportRequest {
                 if let audit = run.audit { text += "\n" + (try request.format.render(audit, options: opts)) }
                 reports.append((request, text))
             } else if let audit = run.audit {
-                reports.append((request, try render(request.format, audit, options: opts, store: store)))
+                reports.append((request, try render(request.format, audit, options: opts, inputs: inputs)))
             }
         }
         try deliver(reports, run: run.audit?.runId)

@@ -50,7 +50,7 @@ package final class EventWriter: ParseSink {
         self.budgetBytes = budgetBytes
         var executables: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT executable, bundle_id FROM apps WHERE executable IS NOT NULL ORDER BY bundle_id DESC") {
-            executables[row[0]] = row[1]
+            executables[row["executable"]] = row["bundle_id"]
         }
         self.executables = executables
     }

@@ -135,8 +135,8 @@ public enum Maintenance {
             WHERE source_id IN (SELECT value FROM json_each(?)) AND bundle_id IS NOT NULL
             """, arguments: [jsonText(sources.sorted())])
         guard !touched.isEmpty else { return }
-        let input = try AuditInput.load(db, scope: EventScope(devices: Set(touched.map { $0[0] as String }),
-                                                              bundleIds: Set(touched.map { $0[1] as String })))
+        let input = try AuditInput.load(db, scope: EventScope(devices: Set(touched.map { $0["device_id"] as String }),
+                                                              bundleIds: Set(touched.map { $0["bundle_id"] as String })))
         var frozen = Set<Int64>()
         for timeline in input.timelines() {
             guard let last = timeline.lastIndex(where: { $0.session.events.contains { sources.contains($0.sourceId) } }) else { continue }
@@ -159,9 +159,9 @@ public enum Maintenance {
         }
         // Configuration findings (and any other) citing a line no longer replayed.
         for row in try Row.fetchAll(db, sql: "SELECT id, evidence FROM findings WHERE evidence_pruned_at IS NULL") {
-            let cited = (try? JSONDecoder().decode([AuditRecorder.EvidenceRow].self, from: Data((row[1] as String).utf8))) ?? []
+            let cited = (row["evidence"] as AuditRecorder.StoredEvidence?)?.value ?? []
             guard cited.contains(where: { $0.event.map(frozen.contains) == true }) else { continue }
-            try db.execute(sql: "UPDATE findings SET evidence_pruned_at = ? WHERE id = ?", arguments: [now, row[0] as Int64])
+            try db.execute(sql: "UPDATE findings SET evidence_pruned_at = ? WHERE id = ?", arguments: [now, row["id"] as Int64])
             report.findingsMarked += 1
         }
     }
@@ -173,16 +173,19 @@ public enum Maintenance {
                 tables[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"")
             }
             var versions: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT coalesce(os_version, 'unknown'), count(*) FROM sources WHERE container NOT IN ('info-plist', 'ideviceinfo') GROUP BY 1") {
-                versions[row[0]] = row[1]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT coalesce(os_version, 'unknown') AS version, count(*) AS logs FROM sources
+                WHERE container NOT IN ('info-plist', 'ideviceinfo') GROUP BY 1
+                """) {
+                versions[row["version"]] = row["logs"]
             }
-            let span = try Row.fetchOne(db, sql: "SELECT min(first_time), max(last_time) FROM sources")
+            let span = try Row.fetchOne(db, sql: "SELECT min(first_time) AS first, max(last_time) AS last FROM sources")
             return StoreStats(database: database,
                               bytes: fileSize(database) + fileSize(database + "-wal"),
                               tables: tables,
                               devices: try String.fetchAll(db, sql: "SELECT id FROM devices ORDER BY id"),
                               apps: try String.fetchAll(db, sql: "SELECT DISTINCT bundle_id FROM events WHERE bundle_id IS NOT NULL UNION SELECT bundle_id FROM apps ORDER BY 1"),
-                              iosVersions: versions, firstTime: span?[0], lastTime: span?[1])
+                              iosVersions: versions, firstTime: span?["first"], lastTime: span?["last"])
         }
     }
 

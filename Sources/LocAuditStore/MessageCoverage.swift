@@ -85,12 +85,12 @@ public struct MessageCoverage: Sendable, Codable {
             var counts: [String: [MessageFamily: Int]] = [:]
             for device in try String.fetchAll(db, sql: "SELECT id FROM devices ORDER BY id") { counts[device] = [:] }
             let rows = try Row.fetchAll(db, sql: """
-                SELECT device_id, kind, pattern, process, count(*) FROM events GROUP BY device_id, kind, pattern, process
+                SELECT device_id, kind, pattern, process, count(*) AS events FROM events GROUP BY device_id, kind, pattern, process
                 """)
             for row in rows {
-                guard let kind = EventKind(rawValue: row[1]) else { continue }
-                let family = MessageFamily.of(kind: kind, pattern: patterns[row[2] as String], process: row[3], catalog: catalog)
-                counts[row[0], default: [:]][family, default: 0] += row[4] as Int
+                guard let kind = EventKind(rawValue: row["kind"]) else { continue }
+                let family = MessageFamily.of(kind: kind, pattern: patterns[row["pattern"] as String], process: row["process"], catalog: catalog)
+                counts[row["device_id"], default: [:]][family, default: 0] += row["events"] as Int
             }
             return MessageCoverage(database: database, devices: counts.keys.sorted().map { device in
                 Device(device: device, families: Dictionary(uniqueKeysWithValues: MessageFamily.allCases.map {

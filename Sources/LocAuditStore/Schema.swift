@@ -324,17 +324,17 @@ enum Schema {
             SELECT id, device_id, time_us, process, pid, message FROM events ORDER BY device_id, time_us, id
             """)
         while let row = try rows.next() {
-            let device: String = row[1], second = LineFingerprint.second(row[2])
+            let device: String = row["device_id"], second = LineFingerprint.second(row["time_us"])
             if device != group.device || second != group.second {
                 group = (device, second)
                 seen.removeAll(keepingCapacity: true)
             }
-            let process: String? = row[3], pid: Int64? = row[4], message: String = row[5]
+            let process: String? = row["process"], pid: Int64? = row["pid"], message: String = row["message"]
             let base = LineFingerprint.of(process: process, pid: pid, message: message, ordinal: 0)
             let ordinal = seen[base, default: 0]
             seen[base] = ordinal + 1
             let line = ordinal == 0 ? base : LineFingerprint.of(process: process, pid: pid, message: message, ordinal: ordinal)
-            try update.execute(arguments: [LineFingerprint.stored(line, device: device), row[0] as Int64])
+            try update.execute(arguments: [LineFingerprint.stored(line, device: device), row["id"] as Int64])
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import LocAuditModel
 import LocAuditRead
 
@@ -64,7 +63,8 @@ public struct Store: Sendable {
                 }
             }
         } else {
-            guard !queue.inDatabase({ sqlite3_db_readonly($0.sqliteConnection, "main") == 1 }) else {
+            // SQLite opens a file it may not write read-only, without an error: ask as it does (open for writing).
+            guard fm.isWritableFile(atPath: path) else {
                 throw StoreError(path: path, reason: .readOnly)
             }
             // Checked again under the write lock: another process may have got there first.

@@ -78,8 +78,8 @@ package enum ZoneReconciler {
                 AND container NOT IN ('info-plist', 'ideviceinfo')
             ORDER BY id
             """, arguments: [device, source, zoneAssumed]).compactMap { row in
-            guard let first = utc(row[2]), let last = utc(row[3]) else { return nil }
-            return Log(id: row[0], path: row[1], first: first, last: last)
+            guard let first = utc(row["first_time"]), let last = utc(row["last_time"]) else { return nil }
+            return Log(id: row["id"], path: row["path"], first: first, last: last)
         }
     }
 
@@ -138,15 +138,15 @@ package enum ZoneReconciler {
     /// in UTC, and the lines it lost to a copy stored before it.
     private static func note(_ source: Int64, offset: Int32, from path: String, retimed: Int, dropped: Int, in db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT first_time, last_time, notes, skipped FROM sources WHERE id = ?", arguments: [source]) else { return }
-        func counts(_ text: String) -> [String: Int] { (try? JSONDecoder().decode([String: Int].self, from: Data(text.utf8))) ?? [:] }
-        func shifted(_ time: String?) -> String? { time.flatMap(utc).map { Timestamps.isoUTC($0 - Int64(offset) * 1_000_000) } }
-        var notes = counts(row[2]), skipped = counts(row[3])
+        func counts(_ column: String) -> [String: Int] { (row[column] as JSONColumn<[String: Int]>?)?.value ?? [:] }
+        func shifted(_ column: String) -> String? { (row[column] as String?).flatMap(utc).map { Timestamps.isoUTC($0 - Int64(offset) * 1_000_000) } }
+        var notes = counts("notes"), skipped = counts("skipped")
         notes[NoteKind.zoneFromExport.rawValue, default: 0] += retimed
         if dropped > 0 { skipped[SkipReason.duplicate.rawValue, default: 0] += dropped }
         try db.execute(sql: """
             UPDATE sources SET zone_assumed = 0, zone_offset = ?, zone_from = ?, first_time = ?, last_time = ?, notes = ?,
                 skipped = ?, events = events - ? WHERE id = ?
-            """, arguments: [offset, path, shifted(row[0]), shifted(row[1]), jsonText(notes), jsonText(skipped), dropped, source])
+            """, arguments: [offset, path, shifted("first_time"), shifted("last_time"), jsonText(notes), jsonText(skipped), dropped, source])
     }
 
     /// A stored `first_time` / `last_time`, to the microsecond.

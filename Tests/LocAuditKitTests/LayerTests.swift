@@ -70,4 +70,59 @@ import Testing
             }
         }
     }
+
+    /// The Swift files of a target, relative to its folder (`Reads/EventReads.swift`).
+    static func files(of target: String) -> [(path: String, text: String)] {
+        let dir = packageRoot.appendingPathComponent("Sources/\(target)")
+        let urls = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return urls.filter { $0.pathExtension == "swift" }.compactMap { url in
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+            return (String(url.standardizedFileURL.path.dropFirst(dir.standardizedFileURL.path.count + 1)), text)
+        }
+    }
+
+    /// The two hot loops (docs/architecture.md), which alone use SQLite's C API and positional columns.
+    static let hotFiles: Set<String> = ["EventWriter.swift", "Reads/EventReads.swift"]
+
+    @Test("SQLite's C API (GRDBSQLite) is imported only by the store's two hot loops and the query runner, which binds a user's named parameters")
+    func rawSQLiteOnlyInTheHotLoops() throws {
+        let declared = try Self.declaredDependencies()
+        #expect(declared["LocAuditStore"]?.contains("GRDBSQLite") == true)
+        var importers: Set<String> = []
+        for target in declared.keys where target != "LocAuditStore" {
+            for file in Self.files(of: target) where try Self.imports(of: packageRoot.appendingPathComponent("Sources/\(target)/\(file.path)")).contains("GRDBSQLite") {
+                importers.insert("\(target)/\(file.path)")
+            }
+        }
+        for file in Self.files(of: "LocAuditStore")
+        where try Self.imports(of: packageRoot.appendingPathComponent("Sources/LocAuditStore/\(file.path)")).contains("GRDBSQLite") {
+            importers.insert(file.path)
+        }
+        #expect(importers == Self.hotFiles.union(["Query/QueryRunner.swift"]))
+    }
+
+    @Test("the store reads rows by column name or as records outside its two hot loops: no positional row[0]")
+    func noPositionalColumnsOutsideTheHotLoops() throws {
+        let positional = try Regex(#"(\brow|\$0|\?)\[[0-9]+\]"#)
+        let files = Self.files(of: "LocAuditStore")
+        #expect(files.count > 10)
+        for file in files where !Self.hotFiles.contains(file.path) {
+            for (n, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains(positional) {
+                Issue.record("LocAuditStore/\(file.path):\(n + 1) reads a column by position: \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+    }
+
+    @Test("the reporters are pure functions of values: LocAuditReport neither declares nor imports the store")
+    func reportersDoNotReadTheStore() throws {
+        let declared = try Self.declaredDependencies()
+        #expect(declared["LocAuditReport"] != nil)
+        #expect(declared["LocAuditReport"]?.contains("LocAuditStore") == false)
+        for file in Self.files(of: "LocAuditReport") {
+            #expect(!(try Self.imports(of: packageRoot.appendingPathComponent("Sources/LocAuditReport/\(file.path)")).contains("LocAuditStore")),
+                    "LocAuditReport/\(file.path) imports LocAuditStore")
+            let takesStore = file.text.contains("store: Store")
+            #expect(!takesStore, "LocAuditReport/\(file.path) takes a Store")
+        }
+    }
 }

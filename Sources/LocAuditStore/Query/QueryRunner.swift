@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+// A user's statement names its parameters: GRDB does not expose a statement's parameter names.
 import GRDBSQLite
 
 /// Rows a query returned, as SQLite gave them.

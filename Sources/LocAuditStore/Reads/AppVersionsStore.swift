@@ -7,13 +7,13 @@ extension AppVersions {
     static func load(_ db: Database) throws -> [String: AppVersions] {
         var byApp: [String: [AppVersion]] = [:]
         for stored in try StoredAppVersion.fetchAll(db) {
-            var facts = AppFacts(bundleId: stored.bundleId, usageKeys: stored.usageKeys.values ?? [],
-                                 backgroundModes: stored.backgroundModes.values ?? [])
+            var facts = AppFacts(bundleId: stored.bundleId, usageKeys: stored.usageKeys.value ?? [],
+                                 backgroundModes: stored.backgroundModes.value ?? [])
             facts.executable = stored.executable
             facts.name = stored.name
             facts.version = stored.version
             facts.build = stored.build
-            facts.temporaryPurposeKeys = stored.temporaryPurposeKeys.values
+            facts.temporaryPurposeKeys = stored.temporaryPurposeKeys.value
             facts.defaultAccuracyReduced = stored.defaultAccuracyReduced
             facts.defaultAccuracyReducedType = stored.defaultAccuracyReducedType
             byApp[facts.bundleId, default: []].append(AppVersion(facts: facts, path: stored.plistPath, sha256: stored.plistSHA256,
@@ -33,9 +33,9 @@ struct StoredAppVersion: Decodable, FetchableRecord, TableRecord {
     var name: String?
     var version: String?
     var build: String?
-    var usageKeys: JSONStrings
-    var backgroundModes: JSONStrings
-    var temporaryPurposeKeys: JSONStrings
+    var usageKeys: JSONColumn<[String]>
+    var backgroundModes: JSONColumn<[String]>
+    var temporaryPurposeKeys: JSONColumn<[String]>
     var defaultAccuracyReduced: String?
     var defaultAccuracyReducedType: String?
     var plistPath: String
@@ -47,24 +47,5 @@ struct StoredAppVersion: Decodable, FetchableRecord, TableRecord {
         case temporaryPurposeKeys = "temporary_purpose_keys", defaultAccuracyReduced = "default_accuracy_reduced"
         case defaultAccuracyReducedType = "default_accuracy_reduced_type", plistPath = "plist_path", plistSHA256 = "plist_sha256"
         case firstSeenUS = "first_seen_us"
-    }
-}
-
-/// A JSON array of strings stored as text: nil when the column is NULL or not such an array.
-struct JSONStrings: DatabaseValueConvertible, Decodable {
-    var values: [String]?
-
-    init(values: [String]?) { self.values = values }
-
-    /// (GRDB reads the column through `fromDatabaseValue`; this is Decodable's own way in.)
-    init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String?.self)
-        values = text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-    }
-
-    var databaseValue: DatabaseValue { values.map { jsonText($0) }.databaseValue }
-
-    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> JSONStrings? {
-        JSONStrings(values: String.fromDatabaseValue(dbValue).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) })
     }
 }

@@ -43,8 +43,8 @@ package enum AuditRecorder {
             let f = found[i]
             guard let session = sessions[f.fingerprint], try Int.fetchOne(stored, arguments: [f.fingerprint]) == nil else { continue }
             for row in try Row.fetchAll(candidates, arguments: [f.device, f.bundleId, f.rule, f.pid]) {
-                let old: String = row[0]
-                guard !claimed.contains(old), session.events.contains(row[1]) else { continue }
+                let old: String = row["fingerprint"]
+                guard !claimed.contains(old), session.events.contains(row["session_event"]) else { continue }
                 claimed.insert(old)
                 renamed[f.fingerprint] = old
                 found[i].fingerprint = old
@@ -131,7 +131,7 @@ package enum AuditRecorder {
         let major = IOSVersion(finding.osVersion)?.major
         let elsewhere = try Row.fetchAll(db, sql: "SELECT DISTINCT device_id, os_version FROM sessions WHERE bundle_id = ?",
                                          arguments: [finding.bundleId])
-            .filter { IOSVersion($0[1] as String?)?.major == major && !devices.contains($0[0]) }
+            .filter { IOSVersion($0["os_version"] as String?)?.major == major && !devices.contains($0["device_id"]) }
         return elsewhere.isEmpty
     }
 
@@ -154,12 +154,15 @@ package enum AuditRecorder {
         var file: String
         var line: Int?
     }
+
+    /// `findings.evidence`.
+    typealias StoredEvidence = JSONColumn<[EvidenceRow]>
 }
 
 extension Finding {
     /// A stored finding: a row of `findings` with (at least) the columns `StoredReport` selects.
     init(row: Row) {
-        let stored = (try? JSONDecoder().decode([AuditRecorder.EvidenceRow].self, from: Data((row["evidence"] as String).utf8))) ?? []
+        let stored = (row["evidence"] as AuditRecorder.StoredEvidence?)?.value ?? []
         let evidence = stored.map { EvidenceLine(file: $0.file, line: $0.line, event: $0.event) }
         self.init(rule: row["rule"], severity: Severity(rawValue: row["severity"]) ?? .info, device: row["device_id"],
                   bundleId: row["bundle_id"], pid: row["pid"], sessionStart: row["session_start"], time: row["time"],

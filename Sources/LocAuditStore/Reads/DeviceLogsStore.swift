@@ -19,7 +19,7 @@ extension DeviceLogs {
         }
         for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM replay_checkpoints WHERE \(devices)",
                                     arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
-            guard let kept = try? JSONDecoder().decode(Kept.self, from: Data((row["state"] as String).utf8)).deviceLogs else { continue }
+            guard let kept = (row["state"] as JSONColumn<Kept>?)?.value?.deviceLogs else { continue }
             var known = logs[row["device_id"]] ?? DeviceLogs()
             known.indicator = known.indicator || kept.indicator
             known.authorization = known.authorization || kept.authorization
@@ -29,5 +29,5 @@ extension DeviceLogs {
     }
 
     /// The part of a stored replay state this reads.
-    private struct Kept: Decodable { var deviceLogs: DeviceLogs? }
+    private struct Kept: Codable { var deviceLogs: DeviceLogs? }
 }

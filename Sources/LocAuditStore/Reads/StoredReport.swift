@@ -22,9 +22,6 @@ extension AuditReport {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT started_at, events, fail_on, coverage, checks, checks_pruned_at FROM audit_runs WHERE id = ?
                 """, arguments: [id]) else { throw AuditError.noRun(id) }
-            func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
-                text.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
-            }
             let columns = "fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version"
             let seen = try Row.fetchAll(db, sql: """
                 SELECT \(columns), first_run FROM findings
@@ -38,7 +35,7 @@ extension AuditReport {
                                      new: Set(seen.filter { ($0["first_run"] as Int64) == id }.map { $0["fingerprint"] as String }),
                                      persisting: Set(seen.filter { ($0["first_run"] as Int64) < id }.map { $0["fingerprint"] as String }),
                                      resolved: resolved, hiddenByBaseline: 0,
-                                     coverage: decode(Coverage.self, row["coverage"]) ?? Coverage(),
+                                     coverage: (row["coverage"] as JSONColumn<Coverage>?)?.value ?? Coverage(),
                                      failOn: Severity(rawValue: row["fail_on"]) ?? .high)
             report.checks = StoredChecks.decode(row["checks"]) ?? []
             report.checksPrunedAt = row["checks_pruned_at"]
