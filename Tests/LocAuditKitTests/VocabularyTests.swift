@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LocAuditModel
 @testable import LocAuditNormalise
 
 /// The words a source row and the ingest summary count lines by are enums, so a misspelt
@@ -7,7 +8,10 @@ import Testing
 @Suite struct VocabularyTests {
     static func schemaRow(_ column: String) throws -> String {
         let schema = try String(contentsOf: packageRoot.appendingPathComponent("docs/schema.md"), encoding: .utf8)
-        return schema.split(separator: "\n").first { $0.hasPrefix("| `\(column)` |") }.map(String.init) ?? ""
+        // The row whose first cell names the column (`prompt_kind`, `prompt_options` share one).
+        return schema.split(separator: "\n").first {
+            $0.hasPrefix("| ") && $0.split(separator: "|").first?.contains("`\(column)`") == true
+        }.map(String.init) ?? ""
     }
 
     @Test("docs/schema.md's sources.skipped names every skip reason the reader can count")
@@ -32,5 +36,38 @@ import Testing
         counts.note(.invalidUTF8)
         #expect(counts.skipped == ["bad-timestamp": 2] && counts.firstLine == ["bad-timestamp": 7])
         #expect(counts.notes == ["invalid-utf8": 1])
+    }
+
+    @Test("docs/schema.md's events.prompt_kind names every prompt kind the replay and the rules read")
+    func everyPromptKindDocumented() throws {
+        let row = try Self.schemaRow("prompt_kind")
+        #expect(!row.isEmpty)
+        for kind in PromptKind.named { #expect(row.contains("`\(kind.rawValue)`"), "\(kind.rawValue) is not in docs/schema.md") }
+    }
+
+    @Test("docs/schema.md's events.choice names every answer the replay reads")
+    func everyChoiceDocumented() throws {
+        let row = try Self.schemaRow("choice")
+        #expect(!row.isEmpty)
+        for choice in PromptChoice.allCases { #expect(row.contains("`\(choice.rawValue)`"), "\(choice.rawValue) is not in docs/schema.md") }
+    }
+
+    @Test("docs/schema.md's events.property names every property the replay reads")
+    func everyPropertyDocumented() throws {
+        let row = try Self.schemaRow("property")
+        #expect(!row.isEmpty)
+        for property in ManagerProperty.allCases { #expect(row.contains("`\(property.rawValue)`"), "\(property.rawValue) is not in docs/schema.md") }
+    }
+
+    @Test("a prompt kind or call outside the vocabulary is kept as written; an answer or property outside it is none, never a trap")
+    func outsideTheVocabulary() {
+        #expect(Normaliser.promptKind("7").map(PromptKind.init(rawValue:)) == PromptKind(rawValue: "7"))
+        #expect(Normaliser.promptKind("5").map(PromptKind.init(rawValue:)) == .legacyAlways)
+        #expect(ManagerCall(rawValue: "startMonitoringVisits").startsService == true)
+        #expect(ManagerCall(rawValue: "setDistanceFilter:").startsService == nil && ManagerCall.requestLocation.startsService == true)
+        #expect(ManagerCall(rawValue: "requestAlwaysAuthorization").request == .always)
+        #expect(PromptChoice(rawValue: "Maybe") == nil && ManagerProperty(rawValue: "distanceFilter") == nil)
+        #expect(PromptChoice.options("AllowOnce,Maybe,Deny") == [.allowOnce, .deny])
+        #expect(PromptChoice.options(nil).isEmpty)
     }
 }

@@ -76,7 +76,7 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             }
             let missing = behaviour.missingKeys(for: request, present: app.usageKeys)
             guard !missing.isEmpty else { continue }
-            let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!)\"" : "grant of \"\(e.status!.rawValue)\""
+            let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!.rawValue)\"" : "grant of \"\(e.status!.rawValue)\""
             violations.append(Violation(step, "\(what) although \(session.plist!.label) lacks \(missing.map { "\"\($0)\"" }.joined(separator: " and "))"))
         }
         return .evaluated(violations)
@@ -85,10 +85,10 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
 
 extension AuthorizationRequest {
     /// The request an authorization prompt asks for; nil for other prompts (temporary full accuracy).
-    init?(promptKind: String?) {
+    init?(promptKind: PromptKind?) {
         switch promptKind {
-        case "WhenInUse": self = .whenInUse
-        case "Always", "AlwaysUpgrade": self = .always
+        case .whenInUse?: self = .whenInUse
+        case .always?, .alwaysUpgrade?: self = .always
         default: return nil
         }
     }
