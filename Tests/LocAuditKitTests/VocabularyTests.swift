@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LocAuditModel
 @testable import LocAuditNormalise
+@testable import LocAuditReport
 
 /// The words a source row and the ingest summary count lines by are enums, so a misspelt
 /// reason does not compile; the schema, which users' saved queries read, names every one.
@@ -69,5 +70,29 @@ import Testing
         #expect(PromptChoice(rawValue: "Maybe") == nil && ManagerProperty(rawValue: "distanceFilter") == nil)
         #expect(PromptChoice.options("AllowOnce,Maybe,Deny") == [.allowOnce, .deny])
         #expect(PromptChoice.options(nil).isEmpty)
+    }
+
+    @Test("every state a timeline lane can hold has its colour in the style sheet, under a class of its own")
+    func everyLaneStateColoured() {
+        let classes = SessionTimeline.LaneState.allCases.map(TimelineDrawing.stateClass)
+        #expect(Set(classes).count == classes.count)
+        for name in classes {
+            #expect(HTMLStyle.css.contains("svg .\(name) ") || HTMLStyle.css.contains("svg .\(name),"), "no colour for \(name)")
+        }
+    }
+
+    @Test("a lane's colour follows the state the replay holds, not the words that name it")
+    func laneColourByState() {
+        var state = ReplayState()
+        state.status = .authorizedWhenInUse
+        state.grantIsAllowOnce = true
+        let held = SessionTimeline.LaneKind.authorization.value(in: state)
+        #expect(held?.state == .allowOnce && held?.label == "Allow Once")
+        #expect(held.map { TimelineDrawing.stateClass($0.state) } == "auth-allow-once")
+        state.services.insert(.visits)
+        state.paused = true
+        let services = SessionTimeline.LaneKind.services.value(in: state)
+        #expect(services?.state == .on && services?.label == "visits (paused)")
+        #expect(services.map { TimelineDrawing.stateClass($0.state) } == "svc-on")
     }
 }
