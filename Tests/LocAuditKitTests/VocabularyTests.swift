@@ -60,6 +60,14 @@ import Testing
         for property in ManagerProperty.allCases { #expect(row.contains("`\(property.rawValue)`"), "\(property.rawValue) is not in docs/schema.md") }
     }
 
+    @Test("docs/schema.md's events.reason and events.intent name every change reason and launch intent the replay and rules read")
+    func everyReasonAndIntentDocumented() throws {
+        let reason = try Self.schemaRow("reason"), intent = try Self.schemaRow("intent")
+        #expect(!reason.isEmpty && !intent.isEmpty)
+        for r in ChangeReason.allCases { #expect(reason.contains("`\(r.rawValue)`"), "\(r.rawValue) is not in docs/schema.md") }
+        for i in LaunchIntent.allCases { #expect(intent.contains("`\(i.rawValue)`"), "\(i.rawValue) is not in docs/schema.md") }
+    }
+
     @Test("a prompt kind or call outside the vocabulary is kept as written; an answer or property outside it is none, never a trap")
     func outsideTheVocabulary() {
         #expect(Normaliser.promptKind("7").map(PromptKind.init(rawValue:)) == PromptKind(rawValue: "7"))

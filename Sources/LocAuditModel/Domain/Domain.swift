@@ -175,6 +175,25 @@ public enum ManagerProperty: String, Codable, Sendable, CaseIterable {
     case locationUpdates
 }
 
+/// Why locationd changed a status or an accuracy (`events.reason` of a `status-change` or
+/// `accuracy-change`; the column holds other things for other kinds).
+public enum ChangeReason: String, Codable, Sendable, CaseIterable {
+    /// The user answered a prompt.
+    case prompt = "Prompt"
+    /// The user changed it in Settings.
+    case settings = "Settings"
+    /// A temporary grant expired.
+    case expired = "Expired"
+    /// A restriction (parental controls, a profile).
+    case restricted = "Restricted"
+}
+
+/// How SpringBoard launches an app (`events.intent`): on screen, or in the background.
+public enum LaunchIntent: String, Codable, Sendable, CaseIterable {
+    case foregroundInteractive = "foreground-interactive"
+    case background
+}
+
 /// The major iOS version of a device when a log was taken.
 public struct IOSVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var major: Int

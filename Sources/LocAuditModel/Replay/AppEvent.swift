@@ -80,6 +80,15 @@ public final class AppEvent: Sendable {
         self.status = status
     }
 
+    /// Why a status or accuracy changed, when the line says it in the vocabulary; nil for
+    /// other kinds (a crash's reason is its text).
+    public var changeReason: ChangeReason? {
+        guard kind == .statusChange || kind == .accuracyChange else { return nil }
+        return reason.flatMap(ChangeReason.init(rawValue:))
+    }
+    /// A launch's intent in the vocabulary; nil for another (kept as written in `intent`).
+    public var launchIntent: LaunchIntent? { intent.flatMap(LaunchIntent.init(rawValue:)) }
+
     /// A location delivered to the app.
     public var isDelivery: Bool { kind == .location }
     /// Whether the call starts (true) or stops (false) a service; nil for other calls.

@@ -248,10 +248,10 @@ extension ReplayState {
             if let visible = e.visible { blueBarVisible = visible }
         case .launch:
             // A launch says how the process starts: on screen, or in the background.
-            switch e.intent {
-            case "foreground-interactive": appState = .foregroundRunning
-            case "background": appState = .backgroundRunning
-            default: break
+            switch e.launchIntent {
+            case .foregroundInteractive?: appState = .foregroundRunning
+            case .background?: appState = .backgroundRunning
+            case nil: break
             }
         case .relaunch:
             appState = .backgroundRunning

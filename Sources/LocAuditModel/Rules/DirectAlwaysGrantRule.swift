@@ -58,7 +58,7 @@ struct DirectAlwaysGrantRule: SessionRule {
         var unknown = FirstUnknown()
         for step in session.steps {
             let e = step.event, state = step.state
-            guard e.kind == .statusChange, e.status == .authorizedAlways, e.reason == "Prompt",
+            guard e.kind == .statusChange, e.status == .authorizedAlways, e.changeReason == .prompt,
                   state.lastPromptKind != .alwaysUpgrade else { continue }
             var direct = Conditions()
             direct.require(e.provisional.map(!) ?? (hasProvisional ? nil : true), .provisionalAlways)

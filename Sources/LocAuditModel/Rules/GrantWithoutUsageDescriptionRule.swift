@@ -67,7 +67,7 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             case .prompt:
                 guard let asked = AuthorizationRequest(promptKind: e.promptKind) else { continue }
                 request = asked
-            case .statusChange where e.reason == "Prompt" && (e.status?.isAuthorized ?? false):
+            case .statusChange where e.changeReason == .prompt && (e.status?.isAuthorized ?? false):
                 // The authorization prompt that led to it; a temporary full-accuracy prompt asks for none.
                 request = AuthorizationRequest(promptKind: step.state.lastPromptKind)
                     ?? step.state.lastRequest ?? (e.status == .authorizedAlways ? .always : .whenInUse)
