@@ -124,17 +124,13 @@ public enum PromptChoice: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// A CLLocationManager method, as `events.call` spells it (its `_cmd`). An open set: the
-/// app may log any method; the ones the replay and the rules read are named here.
-public struct ManagerCall: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    public static let requestWhenInUseAuthorization = ManagerCall(rawValue: "requestWhenInUseAuthorization")
-    public static let requestAlwaysAuthorization = ManagerCall(rawValue: "requestAlwaysAuthorization")
-    public static let requestTemporaryFullAccuracy = ManagerCall(rawValue: "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:")
-    public static let requestLocation = ManagerCall(rawValue: "requestLocation")
+/// The CLLocationManager methods the replay and the rules read, as `events.call` spells
+/// them (the `_cmd`). The app may log any method: `AppEvent.call` keeps it as written.
+public enum ManagerCall: String, Sendable, CaseIterable {
+    case requestWhenInUseAuthorization
+    case requestAlwaysAuthorization
+    case requestTemporaryFullAccuracy = "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:"
+    case requestLocation
 
     /// The authorization request this call makes; nil for other calls.
     public var request: AuthorizationRequest? {
@@ -148,13 +144,6 @@ public struct ManagerCall: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// The call that makes `request`.
     public init(_ request: AuthorizationRequest) {
         self = request == .always ? .requestAlwaysAuthorization : .requestWhenInUseAuthorization
-    }
-
-    /// Whether the call starts (true) or stops (false) a service; nil for other calls.
-    public var startsService: Bool? {
-        if rawValue.hasPrefix("start") || self == .requestLocation { return true }
-        if rawValue.hasPrefix("stop") { return false }
-        return nil
     }
 }
 

@@ -18,8 +18,8 @@ public final class AppEvent: Sendable {
     public let reason: String?
     public let appState: AppState?
     public let service: LocationService?
-    /// The method called; kept as written (an open set).
-    public let call: ManagerCall?
+    /// The method called, as written (any method the app logs; see `managerCall`).
+    public let call: String?
     public let horizontalAccuracy: Double?
     public let locationPrivate: Bool
     /// The property set; nil for a property outside the vocabulary.
@@ -64,7 +64,7 @@ public final class AppEvent: Sendable {
         self.reason = reason
         self.appState = appState
         self.service = service
-        self.call = call.map(ManagerCall.init(rawValue:))
+        self.call = call
         self.horizontalAccuracy = horizontalAccuracy
         self.locationPrivate = locationPrivate
         self.property = property.flatMap(ManagerProperty.init(rawValue:))
@@ -92,7 +92,14 @@ public final class AppEvent: Sendable {
     /// A location delivered to the app.
     public var isDelivery: Bool { kind == .location }
     /// Whether the call starts (true) or stops (false) a service; nil for other calls.
-    public var startsService: Bool? { call?.startsService }
+    public var startsService: Bool? {
+        guard let call else { return nil }
+        if call.hasPrefix("start") || managerCall == .requestLocation { return true }
+        if call.hasPrefix("stop") { return false }
+        return nil
+    }
+    /// The call, if it is one the replay and the rules read.
+    public var managerCall: ManagerCall? { call.flatMap(ManagerCall.init(rawValue:)) }
 }
 
 /// Which events an audit reads.

@@ -219,11 +219,11 @@ extension ReplayState {
             }
             self.accuracy = accuracy
         case .call:
-            switch e.call {
+            switch e.managerCall {
             case .requestWhenInUseAuthorization?: lastRequest = .whenInUse
             case .requestAlwaysAuthorization?: lastRequest = .always
             case .requestTemporaryFullAccuracy?: temporaryPurposeKey = e.purposeKey
-            default:
+            case .requestLocation?, nil:
                 if let service = e.service, let starts = e.startsService {
                     if starts { services.insert(service) } else { services.remove(service) }
                     if service == .standard, starts { paused = false }

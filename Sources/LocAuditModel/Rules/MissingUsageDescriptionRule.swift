@@ -46,7 +46,7 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
         let refusals = steps.filter { $0.event.kind == .usageKeyMissing }.map(\.event.id)
         var requests: [AuthorizationRequest: [Int64]] = [:]
         for step in steps where step.event.kind == .call {
-            if let request = step.event.call?.request { requests[request, default: []].append(step.event.id) }
+            if let request = step.event.managerCall?.request { requests[request, default: []].append(step.event.id) }
         }
         guard let facts = app.app else {
             if !refusals.isEmpty {

@@ -87,7 +87,7 @@ private extension ReplayStep {
             if e.kind == .accuracyChange, let accuracy = e.accuracy { return "accuracy \"\(accuracy.rawValue)\"" }
             if e.kind == .authorization, e.accuracy == .reduced { return "accuracy \"reduced\"" }
             if e.kind == .prompt, e.promptKind == .temporaryFullAccuracy { return "prompt \"\(PromptKind.temporaryFullAccuracy.rawValue)\"" }
-            if e.kind == .call, e.call == .requestTemporaryFullAccuracy { return "call \"\(ManagerCall.requestTemporaryFullAccuracy.rawValue)\"" }
+            if e.kind == .call, e.managerCall == .requestTemporaryFullAccuracy { return "call \"\(ManagerCall.requestTemporaryFullAccuracy.rawValue)\"" }
         }
         return nil
     }
