@@ -115,7 +115,7 @@ enum Normaliser {
     static func promptKind(_ text: String) -> String? {
         let prefix = "CLClientManager_Type::AuthorizationRequestType"
         if text.hasPrefix(prefix) { return text.count > prefix.count ? String(text.dropFirst(prefix.count)) : nil }
-        if text == "5" { return "LegacyAlways" }
+        if text == "5" { return PromptKind.legacyAlways.rawValue }
         return text.isEmpty ? nil : text
     }
 
@@ -137,12 +137,12 @@ enum Normaliser {
         var t = text
         if t.hasPrefix("kCLAuthorizationStatus") { t = String(t.dropFirst("kCLAuthorizationStatus".count)) }
         switch t.lowercased() {
-        case "0", "notdetermined": return "notDetermined"
-        case "1", "restricted": return "restricted"
-        case "2", "denied": return "denied"
+        case "0", "notdetermined": return AuthorizationStatus.notDetermined.rawValue
+        case "1", "restricted": return AuthorizationStatus.restricted.rawValue
+        case "2", "denied": return AuthorizationStatus.denied.rawValue
         // Before iOS 8 "authorized" was the only grant, and it meant Always.
-        case "3", "authorizedalways", "always", "authorized": return "authorizedAlways"
-        case "4", "authorizedwheninuse", "wheninuse": return "authorizedWhenInUse"
+        case "3", "authorizedalways", "always", "authorized": return AuthorizationStatus.authorizedAlways.rawValue
+        case "4", "authorizedwheninuse", "wheninuse": return AuthorizationStatus.authorizedWhenInUse.rawValue
         default: return t.isEmpty ? nil : lowerCamel(t)
         }
     }
@@ -150,21 +150,23 @@ enum Normaliser {
     /// `CLAccuracyAuthorization`, or `limitsPrecision` (1 = reduced).
     static func accuracy(_ text: String) -> String? {
         switch text.lowercased() {
-        case "0", "full", "fullaccuracy", "false": return "full"
-        case "1", "reduced", "reducedaccuracy", "true": return "reduced"
+        case "0", "full", "fullaccuracy", "false": return AccuracyAuthorization.full.rawValue
+        case "1", "reduced", "reducedaccuracy", "true": return AccuracyAuthorization.reduced.rawValue
         default: return text.isEmpty ? nil : lowerCamel(text)
         }
     }
 
     /// A location service, from a method name or locationd's launch reason.
-    static func service(_ text: String) -> String? {
+    static func service(_ text: String) -> String? { locationService(text)?.rawValue }
+
+    private static func locationService(_ text: String) -> LocationService? {
         let t = text.lowercased()
-        if t.contains("significant") { return "significantChange" }
-        if t.contains("visit") { return "visits" }
-        if t.contains("region") && !t.contains("beacon") { return "region" }
-        if t.contains("beacon") { return "beacon" }
-        if t.contains("heading") { return "heading" }
-        if t.contains("updatinglocation") || t == "standard" || t == "location" { return "standard" }
+        if t.contains("significant") { return .significantChange }
+        if t.contains("visit") { return .visits }
+        if t.contains("region") && !t.contains("beacon") { return .region }
+        if t.contains("beacon") { return .beacon }
+        if t.contains("heading") { return .heading }
+        if t.contains("updatinglocation") || t == "standard" || t == "location" { return .standard }
         return nil
     }
 }

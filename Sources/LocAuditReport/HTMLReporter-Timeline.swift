@@ -124,7 +124,7 @@ struct TimelineDrawing {
             let origin = interval.origin.map { " \($0.rawValue)" } ?? ""
             // Unknown is hatched: no line says it, and no default stands in for it (accuracy
             // before iOS 14 is not unknown: there is none).
-            let state = interval.value == nil && missingLabel(lane.kind) != "unknown" ? "absent" : Self.stateClass(lane.kind, interval.value)
+            let state = interval.state.map(Self.stateClass) ?? (interval.value == nil && isAbsent(lane.kind) ? "absent" : "unknown")
             s += "<g class=\"interval \(state)\(origin)\"><title>\(HTMLFormat.escape(tip))</title>\n"
             s += "<rect x=\"\(fmt(left))\" y=\"\(y)\" width=\"\(fmt(width))\" height=\"\(height)\"/>\n"
             // The longest label that fits: the value, what kind of value it is, what lines say instead.
@@ -151,24 +151,27 @@ struct TimelineDrawing {
     /// What an interval no line has spoken about says: unknown, except accuracy before iOS
     /// 14, which does not exist.
     func missingLabel(_ kind: SessionTimeline.LaneKind) -> String {
-        if kind == .accuracy, let major = IOSVersion(timeline.osVersion)?.major, major < 14 { return "none before iOS 14" }
-        return "unknown"
+        isAbsent(kind) ? "none before iOS 14" : "unknown"
     }
 
-    /// The CSS class of a lane's value (`auth-when-in-use`, `app-background`): its colours
-    /// are in the page's style sheet, one rule per state; `unknown` where no line said it.
-    static func stateClass(_ kind: SessionTimeline.LaneKind, _ value: String?) -> String {
-        guard let value else { return "unknown" }
+    /// Whether the lane's value does not exist on this iOS (accuracy before iOS 14).
+    func isAbsent(_ kind: SessionTimeline.LaneKind) -> Bool {
+        guard kind == .accuracy, let major = IOSVersion(timeline.osVersion)?.major else { return false }
+        return major < 14
+    }
+
+    /// The CSS class of a lane's state (`auth-when-in-use`, `app-background`), keyed by the
+    /// state, not by its label: its colours are in the page's style sheet, one rule per state.
+    static func stateClass(_ state: SessionTimeline.LaneState) -> String {
         let prefix: String
-        switch kind {
+        switch state.lane {
         case .appState: prefix = "app"
         case .authorization: prefix = "auth"
         case .accuracy: prefix = "acc"
         case .blueBar: prefix = "bar"
-        case .services: return value == "none" ? "svc-none" : "svc-on"
+        case .services: prefix = "svc"
         }
-        let slug = value.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined()
-        return prefix + "-" + slug.split(separator: "-").joined(separator: "-")
+        return prefix + "-" + state.rawValue
     }
 
     func deliveries() -> String {

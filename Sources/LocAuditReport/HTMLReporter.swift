@@ -393,9 +393,9 @@ private struct Page {
             <li><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="4.5" class="delivery private"/></svg> location hidden by the log</li>
             <li><svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="5.5" class="delivery fg cited"/></svg> cited as evidence</li>
             <li><svg width="14" height="14" aria-hidden="true"><path d="M7 1 L13 12 L1 12 Z" class="sev-high"/></svg> finding</li>
-            <li><svg width="30" height="14" aria-hidden="true"><g class="interval auth-when-in-use observed"><rect x="1" y="1" width="28" height="12"/></g></svg> \
+            <li><svg width="30" height="14" aria-hidden="true"><g class="interval \(TimelineDrawing.stateClass(.whenInUse)) observed"><rect x="1" y="1" width="28" height="12"/></g></svg> \
             a status a line of this session says</li>
-            <li><svg width="30" height="14" aria-hidden="true"><g class="interval auth-when-in-use modelled"><rect x="1" y="1" width="28" height="12"/></g></svg> \
+            <li><svg width="30" height="14" aria-hidden="true"><g class="interval \(TimelineDrawing.stateClass(.whenInUse)) modelled"><rect x="1" y="1" width="28" height="12"/></g></svg> \
             a status the replay models: no line of this session says it (carried over, or reset at a relaunch)</li>
             <li><svg width="14" height="14" aria-hidden="true"><path class="contradiction" d="M2 2 L12 2 L7 10 Z"/></svg> a line says another status</li>
             <li><svg width="22" height="14" aria-hidden="true"><defs><pattern id="unknown-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-ground" width="6" height="6"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="6"/></pattern></defs><g class="interval unknown"><rect width="22" height="14"/></g></svg> unknown: no line says it</li>

@@ -79,6 +79,110 @@ public enum AuthorizationRequest: String, Codable, Sendable {
     case always
 }
 
+/// The kind of an authorization prompt, as `events.prompt_kind` spells it. An open set:
+/// locationd's request types whose name no log shows are kept as written (a number), and a
+/// user catalog may set any kind; such a kind is a value like the named ones, never an error.
+public struct PromptKind: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// A first prompt for WhenInUse.
+    public static let whenInUse = PromptKind(rawValue: "WhenInUse")
+    /// A prompt for Always.
+    public static let always = PromptKind(rawValue: "Always")
+    /// A prompt upgrading WhenInUse to Always.
+    public static let alwaysUpgrade = PromptKind(rawValue: "AlwaysUpgrade")
+    /// A prompt for temporary full accuracy (iOS 14+).
+    public static let temporaryFullAccuracy = PromptKind(rawValue: "TemporaryFullAccuracy")
+    /// locationd's request type 5 (`AuthorizationRequestTypeLegacyAlways`).
+    public static let legacyAlways = PromptKind(rawValue: "LegacyAlways")
+    /// The kinds docs/schema.md names.
+    public static let named: [PromptKind] = [.whenInUse, .always, .alwaysUpgrade, .temporaryFullAccuracy, .legacyAlways]
+}
+
+/// The user's answer to a prompt, as `events.choice` spells it; also the options a prompt
+/// offers (`events.prompt_options`, comma-separated).
+public enum PromptChoice: String, Codable, Sendable, CaseIterable {
+    /// Allow Once: a temporary WhenInUse grant (iOS 13+).
+    case allowOnce = "AllowOnce"
+    /// While Using: WhenInUse (on an Always prompt on iOS 13+, provisional Always).
+    case whenInUse = "WhenInUse"
+    /// Always.
+    case always = "Always"
+    /// Keep Only While Using, on an upgrade prompt.
+    case keepWhenInUse = "KeepWhenInUse"
+    /// Allow, on a temporary full-accuracy prompt.
+    case allow = "Allow"
+    /// Don't Allow.
+    case deny = "Deny"
+
+    /// The options of a prompt's `prompt_options` (`AllowOnce,WhenInUse,Deny`); an option
+    /// outside the vocabulary is left out.
+    public static func options(_ text: String?) -> Set<PromptChoice> {
+        Set((text ?? "").split(separator: ",").compactMap { PromptChoice(rawValue: String($0)) })
+    }
+}
+
+/// The CLLocationManager methods the replay and the rules read, as `events.call` spells
+/// them (the `_cmd`). The app may log any method: `AppEvent.call` keeps it as written.
+public enum ManagerCall: String, Sendable, CaseIterable {
+    case requestWhenInUseAuthorization
+    case requestAlwaysAuthorization
+    case requestTemporaryFullAccuracy = "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:"
+    case requestLocation
+
+    /// The authorization request this call makes; nil for other calls.
+    public var request: AuthorizationRequest? {
+        switch self {
+        case .requestWhenInUseAuthorization: return .whenInUse
+        case .requestAlwaysAuthorization: return .always
+        default: return nil
+        }
+    }
+
+    /// The call that makes `request`.
+    public init(_ request: AuthorizationRequest) {
+        self = request == .always ? .requestAlwaysAuthorization : .requestWhenInUseAuthorization
+    }
+}
+
+/// A location manager property a line sets, as `events.property` spells it.
+public enum ManagerProperty: String, Codable, Sendable, CaseIterable {
+    /// `allowsBackgroundLocationUpdates`.
+    case allowsBackgroundLocationUpdates
+    /// `showsBackgroundLocationIndicator`.
+    case showsBackgroundLocationIndicator
+    /// `pausesLocationUpdatesAutomatically`.
+    case pausesLocationUpdatesAutomatically
+    /// Standard location updates running (a `state transition` line).
+    case updatingLocation
+    /// Updates paused automatically (1) or resumed (0).
+    case paused
+    /// locationd's side: the app's client subscribed (1) or left (0) location updates (the
+    /// built-in catalog's `system.location-subscription`), not the app's own line.
+    case locationUpdates
+}
+
+/// Why locationd changed a status or an accuracy (`events.reason` of a `status-change` or
+/// `accuracy-change`; the column holds other things for other kinds).
+public enum ChangeReason: String, Codable, Sendable, CaseIterable {
+    /// The user answered a prompt.
+    case prompt = "Prompt"
+    /// The user changed it in Settings.
+    case settings = "Settings"
+    /// A temporary grant expired.
+    case expired = "Expired"
+    /// A restriction (parental controls, a profile).
+    case restricted = "Restricted"
+}
+
+/// How SpringBoard launches an app (`events.intent`): on screen, or in the background.
+public enum LaunchIntent: String, Codable, Sendable, CaseIterable {
+    case foregroundInteractive = "foreground-interactive"
+    case background
+}
+
 /// The major iOS version of a device when a log was taken.
 public struct IOSVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var major: Int

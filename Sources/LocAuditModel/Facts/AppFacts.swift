@@ -17,6 +17,11 @@ public struct AppFacts: Sendable, Codable, Equatable {
     public var defaultAccuracyReduced: String?
     public var defaultAccuracyReducedType: String?
 
+    /// A property-list value's type, as `app_versions.default_accuracy_reduced_type` spells it.
+    public enum PlistType: String, Sendable, CaseIterable {
+        case boolean, string, integer, real, array, dictionary, date, data, unknown
+    }
+
     /// Reads an Info.plist (XML or binary).
     public static func read(_ data: Data) throws -> AppFacts {
         if binaryObjectMarkers(data)?.contains(where: { $0 >> 4 == 0xC }) == true {
@@ -47,7 +52,7 @@ public struct AppFacts: Sendable, Codable, Equatable {
             facts.temporaryPurposeKeys = (purposes as? [String: Any]).map { $0.keys.sorted() } ?? []
         }
         if let reduced = dict["NSLocationDefaultAccuracyReduced"] {
-            facts.defaultAccuracyReducedType = plistType(reduced)
+            facts.defaultAccuracyReducedType = plistType(reduced).rawValue
             facts.defaultAccuracyReduced = "\(reduced)"
         }
         return facts
@@ -78,18 +83,18 @@ public struct AppFacts: Sendable, Codable, Equatable {
         return markers
     }
 
-    static func plistType(_ value: Any) -> String {
-        if type(of: value) == Bool.self { return "boolean" }
-        if value is String { return "string" }
+    static func plistType(_ value: Any) -> PlistType {
+        if type(of: value) == Bool.self { return .boolean }
+        if value is String { return .string }
         if let n = value as? NSNumber {
             let t = String(cString: n.objCType)
-            return t == "d" || t == "f" ? "real" : "integer"
+            return t == "d" || t == "f" ? .real : .integer
         }
-        if value is [Any] { return "array" }
-        if value is [String: Any] { return "dictionary" }
-        if value is Date { return "date" }
-        if value is Data { return "data" }
-        return "unknown"
+        if value is [Any] { return .array }
+        if value is [String: Any] { return .dictionary }
+        if value is Date { return .date }
+        if value is Data { return .data }
+        return .unknown
     }
 
     /// Whether the app declares the location background mode.

@@ -18,14 +18,18 @@ public final class AppEvent: Sendable {
     public let reason: String?
     public let appState: AppState?
     public let service: LocationService?
+    /// The method called, as written (any method the app logs; see `managerCall`).
     public let call: String?
     public let horizontalAccuracy: Double?
     public let locationPrivate: Bool
-    public let property: String?
+    /// The property set; nil for a property outside the vocabulary.
+    public let property: ManagerProperty?
     public let value: Int64?
-    public let promptKind: String?
+    /// The prompt's kind; kept as written (an open set).
+    public let promptKind: PromptKind?
     public let promptOptions: String?
-    public let choice: String?
+    /// The answer; nil for an answer outside the vocabulary.
+    public let choice: PromptChoice?
     public let purposeKey: String?
     public let visible: Bool?
     public let intent: String?
@@ -37,7 +41,8 @@ public final class AppEvent: Sendable {
 
     public let status: AuthorizationStatus?
 
-    /// Every field as read (the store's `events` reader fills it, once a row: inlinable there).
+    /// Every field as read (the store's `events` reader fills it, once a row: inlinable there);
+    /// the vocabulary columns as stored, typed here.
     @inlinable package init(id: Int64, kind: EventKind, timeUS: Int64, deviceId: String, bundleId: String, appPid: Int64?,
                  sourceId: Int64, line: Int, statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?,
                  provisional: Bool?, reason: String?, appState: AppState?, service: LocationService?, call: String?,
@@ -62,11 +67,11 @@ public final class AppEvent: Sendable {
         self.call = call
         self.horizontalAccuracy = horizontalAccuracy
         self.locationPrivate = locationPrivate
-        self.property = property
+        self.property = property.flatMap(ManagerProperty.init(rawValue:))
         self.value = value
-        self.promptKind = promptKind
+        self.promptKind = promptKind.map(PromptKind.init(rawValue:))
         self.promptOptions = promptOptions
-        self.choice = choice
+        self.choice = choice.flatMap(PromptChoice.init(rawValue:))
         self.purposeKey = purposeKey
         self.visible = visible
         self.intent = intent
@@ -75,19 +80,26 @@ public final class AppEvent: Sendable {
         self.status = status
     }
 
-    /// The `property` locationd's subscription lines set: the app's client subscribed to (1)
-    /// or left (0) location updates (the built-in catalog's `system.location-subscription`).
-    public static let daemonSubscription = "locationUpdates"
+    /// Why a status or accuracy changed, when the line says it in the vocabulary; nil for
+    /// other kinds (a crash's reason is its text).
+    public var changeReason: ChangeReason? {
+        guard kind == .statusChange || kind == .accuracyChange else { return nil }
+        return reason.flatMap(ChangeReason.init(rawValue:))
+    }
+    /// A launch's intent in the vocabulary; nil for another (kept as written in `intent`).
+    public var launchIntent: LaunchIntent? { intent.flatMap(LaunchIntent.init(rawValue:)) }
 
     /// A location delivered to the app.
     public var isDelivery: Bool { kind == .location }
     /// Whether the call starts (true) or stops (false) a service; nil for other calls.
     public var startsService: Bool? {
         guard let call else { return nil }
-        if call.hasPrefix("start") || call == "requestLocation" { return true }
+        if call.hasPrefix("start") || managerCall == .requestLocation { return true }
         if call.hasPrefix("stop") { return false }
         return nil
     }
+    /// The call, if it is one the replay and the rules read.
+    public var managerCall: ManagerCall? { call.flatMap(ManagerCall.init(rawValue:)) }
 }
 
 /// Which events an audit reads.

@@ -33,7 +33,7 @@ package enum Replayer {
     /// events (`locationUpdates`) too, but the daemon's: they show nothing the app's own
     /// lines would (its callbacks, its flags, its deliveries).
     static func isAppsOwnLocationLine(_ e: AppEvent) -> Bool {
-        appLocationKinds.contains(e.kind) && !(e.kind == .property && e.property == AppEvent.daemonSubscription)
+        appLocationKinds.contains(e.kind) && !(e.kind == .property && e.property == .locationUpdates)
     }
 
     package static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
@@ -138,15 +138,15 @@ extension ReplayState {
     /// the app is notDetermined or the prompt offers Deny (an upgrade prompt never does).
     public func classify(prompt e: AppEvent) -> PromptClass {
         switch e.promptKind {
-        case "WhenInUse": return .first(.whenInUse)
-        case "AlwaysUpgrade": return .upgrade
-        case "Always":
-            let options = Set((e.promptOptions ?? "").split(separator: ",").map(String.init))
-            if options.contains("KeepWhenInUse") { return .upgrade }
+        case .whenInUse?: return .first(.whenInUse)
+        case .alwaysUpgrade?: return .upgrade
+        case .always?:
+            let options = PromptChoice.options(e.promptOptions)
+            if options.contains(.keepWhenInUse) { return .upgrade }
             switch settingsStatus {
             case .authorizedWhenInUse?: return .upgrade
             case .notDetermined?: return .first(.always)
-            default: return options.contains("Deny") ? .first(.always) : .unknown
+            default: return options.contains(.deny) ? .first(.always) : .unknown
             }
         default: return .other
         }
@@ -203,7 +203,7 @@ extension ReplayState {
             lastPromptEvent = e.id
             lastPromptPlace = place
         case .promptResponse:
-            if lastPromptKind == "Always", e.choice == "WhenInUse", firstRequest == .always, upgradePrompts == 0 {
+            if lastPromptKind == .always, e.choice == .whenInUse, firstRequest == .always, upgradePrompts == 0 {
                 keptWhenInUseOnDirectAlways = true
             }
             answer(e.choice, behaviour)
@@ -219,11 +219,11 @@ extension ReplayState {
             }
             self.accuracy = accuracy
         case .call:
-            switch e.call {
-            case "requestWhenInUseAuthorization": lastRequest = .whenInUse
-            case "requestAlwaysAuthorization": lastRequest = .always
-            case "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:": temporaryPurposeKey = e.purposeKey
-            default:
+            switch e.managerCall {
+            case .requestWhenInUseAuthorization?: lastRequest = .whenInUse
+            case .requestAlwaysAuthorization?: lastRequest = .always
+            case .requestTemporaryFullAccuracy?: temporaryPurposeKey = e.purposeKey
+            case .requestLocation?, nil:
                 if let service = e.service, let starts = e.startsService {
                     if starts { services.insert(service) } else { services.remove(service) }
                     if service == .standard, starts { paused = false }
@@ -232,11 +232,11 @@ extension ReplayState {
         case .property:
             let on = e.value == 1
             switch e.property {
-            case "allowsBackgroundLocationUpdates": backgroundFlag = on
-            case "showsBackgroundLocationIndicator": indicatorFlag = on
-            case "updatingLocation":
+            case .allowsBackgroundLocationUpdates?: backgroundFlag = on
+            case .showsBackgroundLocationIndicator?: indicatorFlag = on
+            case .updatingLocation?:
                 if on { services.insert(.standard) } else { services.remove(.standard) }
-            case "paused": paused = on
+            case .paused?: paused = on
             default: break
             }
         case .appState:
@@ -248,10 +248,10 @@ extension ReplayState {
             if let visible = e.visible { blueBarVisible = visible }
         case .launch:
             // A launch says how the process starts: on screen, or in the background.
-            switch e.intent {
-            case "foreground-interactive": appState = .foregroundRunning
-            case "background": appState = .backgroundRunning
-            default: break
+            switch e.launchIntent {
+            case .foregroundInteractive?: appState = .foregroundRunning
+            case .background?: appState = .backgroundRunning
+            case nil: break
             }
         case .relaunch:
             appState = .backgroundRunning
@@ -283,25 +283,25 @@ extension ReplayState {
     /// WhenInUse), `Always` a permanent Always, `Deny` denied, `KeepWhenInUse` a permanent
     /// WhenInUse, `WhenInUse` a permanent WhenInUse on a WhenInUse prompt (on an Always
     /// prompt iOS 13+ gives provisional Always: the status change says which).
-    private mutating func answer(_ choice: String?, _ behaviour: IOSBehaviour?) {
+    private mutating func answer(_ choice: PromptChoice?, _ behaviour: IOSBehaviour?) {
         switch choice {
-        case "AllowOnce":
+        case .allowOnce?:
             status = .authorizedWhenInUse
             grantIsAllowOnce = true
             provisionalAlways = false
-        case "Always":
+        case .always?:
             status = .authorizedAlways
             provisionalAlways = false
             grantIsAllowOnce = false
-        case "Deny":
+        case .deny?:
             status = .denied
             provisionalAlways = false
             grantIsAllowOnce = false
-        case "KeepWhenInUse":
+        case .keepWhenInUse?:
             status = .authorizedWhenInUse
             provisionalAlways = false
             grantIsAllowOnce = false
-        case "WhenInUse" where lastPromptKind == "WhenInUse" || behaviour?.hasProvisionalAlways == false:
+        case .whenInUse? where lastPromptKind == .whenInUse || behaviour?.hasProvisionalAlways == false:
             status = .authorizedWhenInUse
             provisionalAlways = false
             grantIsAllowOnce = false

@@ -79,7 +79,7 @@ public struct ReplayState: Sendable, Codable {
     /// The latest authorization request of this session.
     public var lastRequest: AuthorizationRequest?
     /// The latest prompt of this session and its kind (`WhenInUse`, `Always`, `AlwaysUpgrade`, ...).
-    public var lastPromptKind: String?
+    public var lastPromptKind: PromptKind?
     public var lastPromptEvent: Int64?
     /// Where that prompt stands in the app's prompt history (classified before it applied).
     public var lastPromptPlace: PromptClass?

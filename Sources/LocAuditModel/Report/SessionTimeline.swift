@@ -41,12 +41,63 @@ public struct SessionTimeline: Sendable, Equatable {
         case services
     }
 
+    /// A lane's value as the replay holds it: what a report colours (one style a case),
+    /// whatever the label that names it.
+    public enum LaneState: String, Sendable, CaseIterable {
+        case foreground, background, suspended, terminated
+        case notDetermined = "not-determined", restricted, denied
+        case whenInUse = "when-in-use", allowOnce = "allow-once", provisionalAlways = "provisional-always", always
+        case full, fullTemporary = "full-temporary", reduced
+        case shown, hidden
+        /// No service runs.
+        case none
+        /// Some service runs: the lane names them.
+        case on
+
+        /// The lane that shows it.
+        public var lane: LaneKind {
+            switch self {
+            case .foreground, .background, .suspended, .terminated: return .appState
+            case .notDetermined, .restricted, .denied, .whenInUse, .allowOnce, .provisionalAlways, .always: return .authorization
+            case .full, .fullTemporary, .reduced: return .accuracy
+            case .shown, .hidden: return .blueBar
+            case .none, .on: return .services
+            }
+        }
+
+        /// How the lane names it (running services are named by the services).
+        public var label: String {
+            switch self {
+            case .notDetermined: return "not determined"
+            case .whenInUse: return "When In Use"
+            case .allowOnce: return "Allow Once"
+            case .provisionalAlways: return "provisional Always"
+            case .always: return "Always"
+            case .fullTemporary: return "full (temporary)"
+            default: return rawValue
+            }
+        }
+
+        /// The state of a status a line says.
+        init(_ status: AuthorizationStatus) {
+            switch status {
+            case .notDetermined: self = .notDetermined
+            case .restricted: self = .restricted
+            case .denied: self = .denied
+            case .authorizedWhenInUse: self = .whenInUse
+            case .authorizedAlways: self = .always
+            }
+        }
+    }
+
     /// A value held from `startUS` to `endUS`; nil while unknown (no line has said it, and
     /// the model implies nothing): drawn hatched, never as a default.
     public struct Interval: Sendable, Equatable {
         public var startUS: Int64
         public var endUS: Int64
         public var value: String?
+        /// What `value` names, for the report's colours; nil while unknown.
+        public var state: LaneState? = nil
         /// How the replay knows the value, for the lanes that tell (authorization); nil otherwise.
         public var origin: Origin? = nil
         /// Lines of the interval that say another value than the replay holds (the replay
@@ -154,7 +205,8 @@ extension SessionTimeline {
         lanes = LaneKind.allCases.map { kind in
             var intervals: [Interval] = []
             for change in changes {
-                let value = kind.value(in: change.state)
+                let held = kind.value(in: change.state)
+                let value = held?.label
                 // A value a line of the session says is observed; one carried over from the
                 // start or set with no line saying it (or against what a line says) is modelled.
                 var origin: Origin?
@@ -174,7 +226,7 @@ extension SessionTimeline {
                     continue
                 }
                 if !intervals.isEmpty { intervals[intervals.count - 1].endUS = change.timeUS }
-                intervals.append(Interval(startUS: change.timeUS, endUS: end, value: value, origin: origin,
+                intervals.append(Interval(startUS: change.timeUS, endUS: end, value: value, state: held?.state, origin: origin,
                                           contradictions: contradiction.map { [$0] } ?? []))
             }
             // Values held for no time (two lines in the same microsecond) are not drawn; what
@@ -220,53 +272,47 @@ extension SessionTimeline.LaneKind {
         return event.status
     }
 
-    /// What this lane shows for a replayed state; nil when the logs have not said it.
-    func value(in state: ReplayState) -> String? {
+    /// What this lane shows for a replayed state, and its label; nil when the logs have not said it.
+    func value(in state: ReplayState) -> (state: SessionTimeline.LaneState, label: String)? {
+        let held: SessionTimeline.LaneState?
         switch self {
         case .appState:
-            if state.terminated { return "terminated" }
+            if state.terminated { held = .terminated; break }
             switch state.appState {
-            case .foregroundRunning: return "foreground"
-            case .backgroundRunning: return "background"
-            case .backgroundTaskSuspended: return "suspended"
-            case .terminated: return "terminated"
-            case nil: return nil
+            case .foregroundRunning: held = .foreground
+            case .backgroundRunning: held = .background
+            case .backgroundTaskSuspended: held = .suspended
+            case .terminated: held = .terminated
+            case nil: held = nil
             }
         case .authorization:
             switch state.status {
-            case .authorizedWhenInUse: return state.grantIsAllowOnce == true ? "Allow Once" : "When In Use"
-            case .authorizedAlways: return state.provisionalAlways == true ? "provisional Always" : "Always"
-            case let status: return status?.laneName
+            case .authorizedWhenInUse: held = state.grantIsAllowOnce == true ? .allowOnce : .whenInUse
+            case .authorizedAlways: held = state.provisionalAlways == true ? .provisionalAlways : .always
+            case let status: held = status.map(SessionTimeline.LaneState.init)
             }
         case .accuracy:
             switch state.accuracy {
-            case .full: return state.temporaryFullAccuracy ? "full (temporary)" : "full"
-            case .reduced: return "reduced"
-            case nil: return nil
+            case .full: held = state.temporaryFullAccuracy ? .fullTemporary : .full
+            case .reduced: held = .reduced
+            case nil: held = nil
             }
         case .blueBar:
-            return state.blueBarVisible.map { $0 ? "shown" : "hidden" }
+            held = state.blueBarVisible.map { $0 ? .shown : .hidden }
         case .services:
             let running = LocationService.allCases.filter { state.services.contains($0) }
             // Without the launch line a service may run from before the log.
-            if running.isEmpty { return state.servicesKnown ? "none" : nil }
+            if running.isEmpty { held = state.servicesKnown ? SessionTimeline.LaneState.none : nil; break }
             let names = running.map(\.displayName).joined(separator: ", ")
-            return state.paused == true ? names + " (paused)" : names
+            return (.on, state.paused == true ? names + " (paused)" : names)
         }
+        return held.map { ($0, $0.label) }
     }
 }
 
 extension AuthorizationStatus {
     /// How the authorization lane names a status a line says.
-    var laneName: String {
-        switch self {
-        case .notDetermined: return "not determined"
-        case .restricted: return "restricted"
-        case .denied: return "denied"
-        case .authorizedWhenInUse: return "When In Use"
-        case .authorizedAlways: return "Always"
-        }
-    }
+    var laneName: String { SessionTimeline.LaneState(self).label }
 }
 
 extension LocationService {

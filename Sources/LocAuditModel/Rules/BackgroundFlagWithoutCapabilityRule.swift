@@ -32,7 +32,7 @@ struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
 
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
         let steps = app.steps
-        let flags = steps.filter { $0.event.property == "allowsBackgroundLocationUpdates" && $0.event.value == 1 }
+        let flags = steps.filter { $0.event.property == .allowsBackgroundLocationUpdates && $0.event.value == 1 }
         let crashes = steps.filter { $0.event.kind == .crash && ($0.event.reason ?? "").contains("CLClientIsBackgroundable") }
         let evidence = (flags + crashes).sorted { $0.event.timeUS < $1.event.timeUS }
         // The flag and the crash are the app's own lines.

@@ -31,7 +31,7 @@ struct DeprecatedUsageKeyRule: ConfigurationRule {
         guard let facts = app.app else { return .unknown(.infoPlist) }
         guard app.behaviour.alwaysKeyDeprecated, facts.usageKeys.contains(UsageKey.always),
               !facts.usageKeys.contains(UsageKey.alwaysAndWhenInUse) else { return .evaluated([]) }
-        let requests = app.steps.filter { $0.event.call == "requestAlwaysAuthorization" }.map(\.event.id)
+        let requests = app.steps.filter { $0.event.managerCall == .requestAlwaysAuthorization }.map(\.event.id)
         return .evaluated([Violation(timeUS: app.sessions[0].session.startUS,
             message: "only \"\(UsageKey.always)\" for Always on iOS \(app.version.major): \"\(UsageKey.alwaysAndWhenInUse)\" is missing from \(app.plistLabel)",
             events: requests, infoPlist: true)])

@@ -40,8 +40,8 @@ struct DirectAlwaysGrantRule: SessionRule {
         var unknown = FirstUnknown()
         for step in session.steps {
             let e = step.event, state = step.state
-            guard e.kind == .statusChange, e.status == .authorizedAlways, e.reason == "Prompt",
-                  state.lastPromptKind != "AlwaysUpgrade" else { continue }
+            guard e.kind == .statusChange, e.status == .authorizedAlways, e.changeReason == .prompt,
+                  state.lastPromptKind != .alwaysUpgrade else { continue }
             var direct = Conditions()
             direct.require(e.provisional.map(!) ?? (hasProvisional ? nil : true), .provisionalAlways)
             // From notDetermined: the prompt that led to it was a first prompt (or, with none

@@ -48,7 +48,7 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             case .prompt:
                 guard let asked = AuthorizationRequest(promptKind: e.promptKind) else { continue }
                 request = asked
-            case .statusChange where e.reason == "Prompt" && (e.status?.isAuthorized ?? false):
+            case .statusChange where e.changeReason == .prompt && (e.status?.isAuthorized ?? false):
                 // The authorization prompt that led to it; a temporary full-accuracy prompt asks for none.
                 request = AuthorizationRequest(promptKind: step.state.lastPromptKind)
                     ?? step.state.lastRequest ?? (e.status == .authorizedAlways ? .always : .whenInUse)
@@ -57,7 +57,7 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             }
             let missing = behaviour.missingKeys(for: request, present: app.usageKeys)
             guard !missing.isEmpty else { continue }
-            let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!)\"" : "grant of \"\(e.status!.rawValue)\""
+            let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!.rawValue)\"" : "grant of \"\(e.status!.rawValue)\""
             violations.append(Violation(step, "\(what) although \(session.plist!.label) lacks \(missing.map { "\"\($0)\"" }.joined(separator: " and "))"))
         }
         return .evaluated(violations)
@@ -66,10 +66,10 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
 
 extension AuthorizationRequest {
     /// The request an authorization prompt asks for; nil for other prompts (temporary full accuracy).
-    init?(promptKind: String?) {
+    init?(promptKind: PromptKind?) {
         switch promptKind {
-        case "WhenInUse": self = .whenInUse
-        case "Always", "AlwaysUpgrade": self = .always
+        case .whenInUse?: self = .whenInUse
+        case .always?, .alwaysUpgrade?: self = .always
         default: return nil
         }
     }

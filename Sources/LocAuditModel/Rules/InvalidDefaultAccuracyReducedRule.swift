@@ -27,7 +27,7 @@ struct InvalidDefaultAccuracyReducedRule: ConfigurationRule {
 
     func check(_ app: AppOnVersion, _ settings: RuleSettings) -> RuleCheck {
         guard let facts = app.app else { return .unknown(.infoPlist) }
-        guard let type = facts.defaultAccuracyReducedType, type != "boolean" else { return .evaluated([]) }
+        guard let type = facts.defaultAccuracyReducedType, AppFacts.PlistType(rawValue: type) != .boolean else { return .evaluated([]) }
         return .evaluated([Violation(timeUS: app.sessions[0].session.startUS,
             message: "NSLocationDefaultAccuracyReduced of \(app.plistLabel) is a \"\(type)\" (\"\(facts.defaultAccuracyReduced ?? "")\"), not a Boolean: iOS ignores it",
             events: [], infoPlist: true)])

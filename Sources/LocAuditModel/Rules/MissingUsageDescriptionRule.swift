@@ -37,11 +37,7 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
         let refusals = steps.filter { $0.event.kind == .usageKeyMissing }.map(\.event.id)
         var requests: [AuthorizationRequest: [Int64]] = [:]
         for step in steps where step.event.kind == .call {
-            switch step.event.call {
-            case "requestWhenInUseAuthorization": requests[.whenInUse, default: []].append(step.event.id)
-            case "requestAlwaysAuthorization": requests[.always, default: []].append(step.event.id)
-            default: break
-            }
+            if let request = step.event.managerCall?.request { requests[request, default: []].append(step.event.id) }
         }
         guard let facts = app.app else {
             if !refusals.isEmpty {
@@ -58,7 +54,7 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
             guard let ids = requests[request] else { continue }
             let missing = app.behaviour.missingKeys(for: request, present: facts.usageKeys)
             guard !missing.isEmpty else { continue }
-            let call = request == .always ? "requestAlwaysAuthorization" : "requestWhenInUseAuthorization"
+            let call = ManagerCall(request).rawValue
             let time = steps.first { $0.event.id == ids[0] }!.event.timeUS
             violations.append(Violation(timeUS: time,
                 message: "\(call) on iOS \(app.version.major) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and ")), absent from \(app.plistLabel)",

@@ -59,20 +59,20 @@ private extension ReplayStep {
         if !behaviour.hasWhenInUse, e.kind == .authorization || e.kind == .statusChange, e.status == .authorizedWhenInUse {
             return "status \"authorizedWhenInUse\""
         }
-        if !behaviour.hasWhenInUse, e.kind == .prompt, e.promptKind == "WhenInUse" || e.promptKind == "AlwaysUpgrade" {
-            return "prompt \"\(e.promptKind!)\""
+        if !behaviour.hasWhenInUse, e.kind == .prompt, e.promptKind == .whenInUse || e.promptKind == .alwaysUpgrade {
+            return "prompt \"\(e.promptKind!.rawValue)\""
         }
         if !behaviour.hasAllowOnce {
-            if e.kind == .promptResponse, e.choice == "AllowOnce" { return "choice \"AllowOnce\"" }
-            if e.kind == .prompt, e.promptOptions?.split(separator: ",").contains("AllowOnce") == true { return "prompt option \"AllowOnce\"" }
+            if e.kind == .promptResponse, e.choice == .allowOnce { return "choice \"\(PromptChoice.allowOnce.rawValue)\"" }
+            if e.kind == .prompt, PromptChoice.options(e.promptOptions).contains(.allowOnce) { return "prompt option \"\(PromptChoice.allowOnce.rawValue)\"" }
             if e.kind == .statusChange, e.temporary == true { return "temporary (Allow Once) status" }
             if e.kind == .statusChange, e.provisional == true { return "provisional Always" }
         }
         if !behaviour.hasAccuracy {
             if e.kind == .accuracyChange, let accuracy = e.accuracy { return "accuracy \"\(accuracy.rawValue)\"" }
             if e.kind == .authorization, e.accuracy == .reduced { return "accuracy \"reduced\"" }
-            if e.kind == .prompt, e.promptKind == "TemporaryFullAccuracy" { return "prompt \"TemporaryFullAccuracy\"" }
-            if e.kind == .call, e.call == "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:" { return "call \"requestTemporaryFullAccuracyAuthorizationWithPurposeKey:\"" }
+            if e.kind == .prompt, e.promptKind == .temporaryFullAccuracy { return "prompt \"\(PromptKind.temporaryFullAccuracy.rawValue)\"" }
+            if e.kind == .call, e.managerCall == .requestTemporaryFullAccuracy { return "call \"\(ManagerCall.requestTemporaryFullAccuracy.rawValue)\"" }
         }
         return nil
     }
