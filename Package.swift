@@ -26,9 +26,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // ISA-L's igzip: the faster inflate of gzip members (Linux; zlib elsewhere and where ISA-L cannot serve).
+        .systemLibrary(
+            name: "CIsal",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
         // Bytes in and out at the process's edge: files, gzip, tar, thread hand-offs, report
         // files written whole, the progress line.
-        .target(name: "LocAuditRead", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LocAuditRead", dependencies: [
+            "CZlib", .target(name: "CIsal", condition: .when(platforms: [.linux])),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // What iOS promises and what an app did: domain values, the iOS behaviour table,
         // device and app facts, sessions, the replay, the rules, findings. Pure: no GRDB, no I/O.
         .target(name: "LocAuditModel"),
