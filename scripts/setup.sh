@@ -4,7 +4,7 @@
 # else says exactly what to install. Quiet when nothing is missing; exit 0 when all is
 # there (or now installed), 1 when something is missing and could not be installed.
 #
-#   scripts/setup.sh          SQLite and zlib headers (the build), gzip
+#   scripts/setup.sh          SQLite, zlib and ISA-L headers (the build), gzip
 #   scripts/setup.sh --test   and what the tests run: python3, chromium (the HTML reports)
 set -euo pipefail
 
@@ -17,7 +17,7 @@ esac
 # Debian packages, found by dpkg; commands, found on PATH (a Debian package of the same name
 # provides each). Without dpkg (not Debian: macOS has the headers with its SDK) only the
 # commands are checked.
-libraries=(libsqlite3-dev zlib1g-dev)
+libraries=(libsqlite3-dev zlib1g-dev libisal-dev)
 commands=(gzip)
 if [ "$test" = 1 ]; then commands+=(python3 chromium); fi
 
@@ -34,7 +34,7 @@ done
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "setup: missing: ${missing[*]}. This system has no apt-get: install them (Debian names;" \
-    "the SQLite 3 and zlib development headers) with its package manager, then run this again." >&2
+    "the SQLite 3, zlib and ISA-L development headers) with its package manager, then run this again." >&2
   exit 1
 fi
 if [ "$(id -u)" != 0 ]; then

@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    static let headers = ["libsqlite3-dev", "zlib1g-dev"]
+    static let headers = ["libsqlite3-dev", "zlib1g-dev", "libisal-dev"]
 
     @Test("nothing missing: quiet, exit 0, apt-get never called")
     func nothingMissing() throws {
@@ -55,8 +55,8 @@ import Testing
     func installsAsRoot() throws {
         let build = try FakeSystem(installed: [], commands: ["gzip"]).setup()
         #expect(build.status == 0, "\(build.stderr)")
-        #expect(build.aptGet == ["update -qq", "install -y -qq libsqlite3-dev zlib1g-dev"])
-        #expect(build.stderr.contains("setup: installing libsqlite3-dev zlib1g-dev (apt-get)"))
+        #expect(build.aptGet == ["update -qq", "install -y -qq libsqlite3-dev zlib1g-dev libisal-dev"])
+        #expect(build.stderr.contains("setup: installing libsqlite3-dev zlib1g-dev libisal-dev (apt-get)"))
 
         let tests = try FakeSystem(installed: Self.headers, commands: ["gzip"]).setup(["--test"])
         #expect(tests.status == 0, "\(tests.stderr)")
@@ -68,15 +68,15 @@ import Testing
         let result = try FakeSystem(installed: ["zlib1g-dev"], commands: [], root: false).setup(["--test"])
         #expect(result.status == 1)
         #expect(result.aptGet.isEmpty)
-        #expect(result.stderr.contains("setup: missing: libsqlite3-dev gzip python3 chromium."))
-        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev gzip python3 chromium\n"))
+        #expect(result.stderr.contains("setup: missing: libsqlite3-dev libisal-dev gzip python3 chromium."))
+        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev libisal-dev gzip python3 chromium\n"))
     }
 
     @Test("no apt-get: exit 1 naming what to install with the system's own package manager")
     func noAptGet() throws {
         let result = try FakeSystem(installed: [], commands: ["gzip"], aptGet: false).setup()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("setup: missing: libsqlite3-dev zlib1g-dev. This system has no apt-get"))
+        #expect(result.stderr.contains("setup: missing: libsqlite3-dev zlib1g-dev libisal-dev. This system has no apt-get"))
     }
 
     @Test("no dpkg (macOS: the SDK has the headers): only the commands are checked")
@@ -90,7 +90,7 @@ import Testing
     func aptGetFails() throws {
         let result = try FakeSystem(installed: [], commands: ["gzip"], aptGetStatus: 100).setup()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("setup: apt-get could not install libsqlite3-dev zlib1g-dev"))
+        #expect(result.stderr.contains("setup: apt-get could not install libsqlite3-dev zlib1g-dev libisal-dev"))
     }
 
     @Test("an unknown argument is a usage error")
