@@ -29,7 +29,24 @@ enum FuzzTarget: String, CaseIterable {
     case ideviceinfo
     /// Container detection from a file's first bytes, and the quoting of an unknown one.
     case detect
+    /// ByteStream on gzip bytes: ISA-L (with zlib's restart at a doubt) must hand on exactly
+    /// what zlib alone hands on, or fail with the same error; small reads cut members anywhere.
+    case gzip
 }
+
+/// Reads a file to its end with one inflater: the content, or the error it stopped on.
+func inflated(_ path: String, _ inflater: ByteStream.Inflater, readSize: Int) -> (content: [UInt8], error: String?) {
+    var content: [UInt8] = []
+    do {
+        let stream = try ByteStream(path: path, inflater: inflater, readSize: readSize)
+        while let chunk = try stream.next() { content += chunk.bytes }
+        return (content, nil)
+    } catch {
+        return ([], "\(error)")
+    }
+}
+
+let gzipPath = NSTemporaryDirectory() + "/locaudit-fuzz-\(getpid()).gz"
 
 let target: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["LOCAUDIT_FUZZ_TARGET"] ?? ""
@@ -125,6 +142,16 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .detect:
         _ = Container.detect(bytes)
         _ = Printable.quote(Array(bytes.prefix(256)))
+    case .gzip:
+        // Always a gzip stream: the magic, then the input (a seed .gz keeps its own).
+        let file = bytes.starts(with: [0x1f, 0x8b]) ? bytes : [0x1f, 0x8b] + bytes
+        guard FileManager.default.createFile(atPath: gzipPath, contents: Data(file)) else { fatalError("cannot write \(gzipPath)") }
+        let zlib = inflated(gzipPath, .zlib, readSize: 1 << 20)
+        for readSize in [1 << 20, 1 + (bytes.first.map(Int.init) ?? 0)] {
+            let isal = inflated(gzipPath, .isal, readSize: readSize)
+            precondition(isal.error == zlib.error, "ISA-L path: \(isal.error ?? "read"), zlib: \(zlib.error ?? "read")")
+            precondition(isal.content == zlib.content, "ISA-L path handed on \(isal.content.count) bytes, zlib \(zlib.content.count)")
+        }
     }
     return 0
 }

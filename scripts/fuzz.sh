@@ -25,7 +25,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 OUT=${FUZZ_OUT:-.build-fuzz}
 MAX_LEN=${FUZZ_MAX_LEN:-8192}
-ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose message-fields timestamps vis json-unescape info-plist ideviceinfo detect"
+ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose message-fields timestamps vis json-unescape info-plist ideviceinfo detect gzip"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 
 die() { echo "fuzz: $*" >&2; exit "${2:-1}"; }
@@ -49,7 +49,7 @@ SOURCES=(Sources/LocAuditNormalise/*.swift
          Sources/LocAuditRead/ByteSearch.swift Sources/LocAuditRead/Handoff.swift Sources/LocAuditRead/Printable.swift Sources/LocAuditRead/TarReader.swift
          Sources/LocAuditModel/Facts/AppFacts.swift Sources/LocAuditModel/Facts/DeviceFacts.swift Sources/LocAuditModel/Facts/IOSBuild.swift
          Sources/LocAuditModel/Domain/Domain.swift Sources/LocAuditModel/Domain/EventKind.swift Sources/LocAuditModel/Time/Timestamps.swift
-         fuzz/FuzzTargets.swift)
+         Sources/LocAuditRead/ByteStream.swift fuzz/FuzzTargets.swift fuzz/SHA256Stub.swift)
 BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"
 STAMP=$(cat "${SOURCES[@]}" "$0" | sha256sum | cut -d' ' -f1)
@@ -58,8 +58,12 @@ if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     # (ld.gold's "Cannot export local symbol '__asan_...'" warnings are harmless: in the log only.)
     # One module: the layers' `import LocAudit…` lines go, `package` stays (-package-name).
     rm -rf "$OUT/src" && mkdir -p "$OUT/src"
-    for f in "${SOURCES[@]}"; do sed '/^import LocAudit/d' "$f" >"$OUT/src/$(basename "$f")"; done
+    # ByteStream's SHA-256 (swift-crypto, a package) is stubbed: the fuzzer checks the inflate.
+    for f in "${SOURCES[@]}"; do sed '/^import LocAudit/d; /^import Crypto/d' "$f" >"$OUT/src/$(basename "$f")"; done
+    ISAL=()
+    [[ -f /usr/include/isa-l/igzip_lib.h ]] && ISAL=(-I Sources/CIsal)
     swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz -package-name locaudit \
+        -I Sources/CZlib "${ISAL[@]}" \
         -o "$BIN.$$" "$OUT"/src/*.swift >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
     mv -f "$BIN.$$" "$BIN"
     echo "$STAMP" >"$OUT/.stamp"
@@ -73,7 +77,8 @@ n=0
 while IFS= read -r -d '' f; do
     n=$((n + 1))
     case $f in
-        *.gz) gzip -dc "$f" 2>/dev/null | split -C 4096 - "$SEEDS/$n-" || true ;;
+        *.gz) gzip -dc "$f" 2>/dev/null | split -C 4096 - "$SEEDS/$n-" || true
+              [[ $(stat -c %s "$f") -le $MAX_LEN ]] && cp "$f" "$SEEDS/$n-gz" ;;  # for the gzip target
         *) split -C 4096 "$f" "$SEEDS/$n-" ;;
     esac
 done < <(find samples ../shared/fixtures/real -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
