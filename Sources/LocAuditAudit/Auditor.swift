@@ -16,48 +16,61 @@ public struct Auditor {
         self.options = options
     }
 
-    /// Audits; `progress` (a terminal's bar) shows the events read and the sessions checked.
+    /// Audits; `progress` (a terminal's bar) shows the events read and the sessions checked,
+    /// app by app (the sessions of the apps read so far).
+    ///
+    /// The events are read, replayed and checked one app on one device at a time; of each
+    /// app's sessions only what the report and the recorder need is kept (the findings, the
+    /// counts and checks, the session rows, the sessions a finding names, what configuration
+    /// rules read), so that memory does not grow with the number of events.
     public func run(progress: ProgressBar? = nil) throws -> AuditReport {
         defer { progress?.clear() }
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
-        progress?.start("reading events", unit: "events")
-        var input = try store.auditInput(scope: options.scope, progress: progress)
-        progress?.start("replaying sessions")
-        let timelines = input.timelines()
-        progress?.start("checking rules", total: timelines.reduce(0) { $0 + $1.count }, unit: "sessions")
-        let (raw, evaluated, checks) = RuleEvaluation.evaluate(timelines, options: options, progress: progress)
-        var coverage = evaluated
-        coverage.timeZones = input.timeZoneNotes(of: Set(timelines.lazy.compactMap { $0.first?.session.deviceId }))
-        progress?.start("recording findings")
-        input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
-        var found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+        var evaluation = RuleEvaluation(options: options)
+        var sessionRows: [AuditRecorder.SessionRow] = []
+        // The sessions a session finding may name, in device, app and time order.
+        var named: [ReplayedSession] = []
+        var devices = Set<String>()
+        var checked = 0
+        var found: [Finding] = []
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
-        for r in raw {
-            guard let opening = r.sessionEvents.first else { continue }
-            sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
+        let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
+            try input.replay(progress: progress) { timeline in
+                if let device = timeline.first?.session.deviceId { devices.insert(device) }
+                sessionRows += timeline.map(AuditRecorder.SessionRow.init)
+                checked += timeline.count
+                progress?.start("checking rules", total: checked, unit: "sessions")
+                let before = evaluation.findings.count
+                evaluation.add(timeline, progress: progress)
+                let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, Timestamps.isoUTC($0)) } })
+                if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
+            }
+            var (raw, coverage, checks) = evaluation.finish()
+            coverage.timeZones = input.timeZoneNotes(of: devices)
+            try input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
+            found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+            for r in raw {
+                guard let opening = r.sessionEvents.first else { continue }
+                sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
+            }
+            return (input.events, coverage, checks)
         }
-
-        var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: input.events.count,
+        progress?.start("recording findings")
+        var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
                                  coverage: coverage, checks: checks, failOn: options.failOn)
-        try store.recordAudit(timelines, found: &found, sessions: &sessions, report: &report, options: options)
+        try store.recordAudit(sessionRows, found: &found, sessions: &sessions, report: &report, options: options)
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
             report.hiddenByBaseline = found.count - report.findings.count
         } else {
             report.findings = found
         }
-        // The reporters draw the findings' sessions from this replay, not from a second one
-        // (the start's text is made only for sessions of a process with a finding).
-        let named = Set(report.findings.compactMap { f in f.sessionStart.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
-        let processes = Set(named.map { SessionKey($0.device, $0.bundleId, $0.pid, "") })
-        report.sessions = named.isEmpty ? [] : timelines.joined().filter { r in
-            let s = r.session
-            return processes.contains(SessionKey(s.deviceId, s.bundleId, s.pid, ""))
-                && named.contains(SessionKey(s.deviceId, s.bundleId, s.pid, Timestamps.isoUTC(s.startUS)))
-        }
+        // The reporters draw the findings' sessions from this replay, not from a second one.
+        let reported = Set(report.findings.compactMap { f in f.sessionStart.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
+        report.sessions = named.filter { reported.contains(SessionKey($0.session)) }
         try store.recordVerdict(of: report)
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
@@ -71,6 +84,7 @@ private struct SessionKey: Hashable {
     init(_ device: String, _ bundleId: String, _ pid: Int64?, _ start: String) {
         (self.device, self.bundleId, self.pid, self.start) = (device, bundleId, pid, start)
     }
+    init(_ session: Session) { self.init(session.deviceId, session.bundleId, session.pid, Timestamps.isoUTC(session.startUS)) }
 }
 
 extension AuditInput {

@@ -31,121 +31,142 @@ struct RawFinding {
     }
 }
 
-/// Runs the selected rules over replayed sessions and counts what could be judged.
+/// Runs the selected rules over replayed sessions and counts what could be judged: the
+/// session rules on each app's sessions as they come (`add`), the configuration rules once
+/// all have come (`finish`).
 ///
 /// Version gating is done here, once: a rule with a first iOS version is not evaluable on
 /// a session of unknown version, and not applicable (not counted) before that version.
-enum RuleEvaluation {
-    static func evaluate(_ timelines: [[ReplayedSession]], options: AuditOptions, progress: ProgressBar? = nil)
-        -> (findings: [RawFinding], coverage: Coverage, checks: [RuleCheckRecord]) {
-        let selected = options.selectedRules
-        let sessionRules = RuleRegistry.sessionRules.filter { selected.contains(type(of: $0).description.identifier) }
-        let configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
-        var findings: [RawFinding] = []
-        var coverage = Coverage()
-        // Per app and iOS major version, one part per Info.plist in force for its sessions there.
-        var byAppVersion: [String: [AppOnVersion]] = [:]
-        var unknownVersionApps = Set<String>()
-        var checks: [RuleCheckRecord] = []
+struct RuleEvaluation {
+    let options: AuditOptions
+    private let sessionRules: [any SessionRule]
+    private let configurationRules: [any ConfigurationRule]
+    private(set) var findings: [RawFinding] = []
+    private var coverage = Coverage()
+    /// Per app and iOS major version, one part per Info.plist in force for its sessions there,
+    /// each session as configuration rules read it (`AppOnVersion.configurationView`).
+    private var byAppVersion: [String: [AppOnVersion]] = [:]
+    /// The same keys: whether every session of the part has only App Privacy Report intervals.
+    private var onlyPrivacyReport: [String: [Bool]] = [:]
+    private var unknownVersionApps = Set<String>()
+    private var checks: [RuleCheckRecord] = []
+    private var sessionsSeen = 0
 
-        var sessionsSeen = 0
-        for timeline in timelines {
-            progress?.advance(to: sessionsSeen)
-            sessionsSeen += timeline.count
-            for replayed in timeline where overlaps(replayed.session, options) {
-                let session = replayed.session
-                coverage.sessions += 1
-                if let version = session.osVersion {
-                    let key = "\(session.bundleId)\u{0}\(version.major)"
-                    if let part = byAppVersion[key]?.firstIndex(where: { $0.plist == replayed.plist }) {
-                        byAppVersion[key]![part].sessions.append(replayed)
-                    } else {
-                        byAppVersion[key, default: []].append(AppOnVersion(bundleId: session.bundleId, version: version,
-                                                                           plist: replayed.plist, sessions: [replayed]))
-                    }
+    init(options: AuditOptions) {
+        self.options = options
+        let selected = options.selectedRules
+        sessionRules = RuleRegistry.sessionRules.filter { selected.contains(type(of: $0).description.identifier) }
+        configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
+    }
+
+    /// Checks the sessions of one app on one device (in time order) and keeps what the
+    /// configuration rules will read of them.
+    mutating func add(_ timeline: [ReplayedSession], progress: ProgressBar? = nil) {
+        progress?.advance(to: sessionsSeen)
+        sessionsSeen += timeline.count
+        for replayed in timeline where Self.overlaps(replayed.session, options) {
+            let session = replayed.session
+            coverage.sessions += 1
+            if let version = session.osVersion {
+                let key = "\(session.bundleId)\u{0}\(version.major)"
+                if let part = byAppVersion[key]?.firstIndex(where: { $0.plist == replayed.plist }) {
+                    byAppVersion[key]![part].sessions.append(replayed.configurationView)
+                    onlyPrivacyReport[key]![part] = onlyPrivacyReport[key]![part] && session.onlyPrivacyReport
                 } else {
-                    coverage.sessionsWithUnknownVersion += 1
-                    unknownVersionApps.insert(session.bundleId)
+                    byAppVersion[key, default: []].append(AppOnVersion(bundleId: session.bundleId, version: version,
+                                                                       plist: replayed.plist, sessions: [replayed.configurationView]))
+                    onlyPrivacyReport[key, default: []].append(session.onlyPrivacyReport)
                 }
-                var evaluatedHere = 0
-                let subject = "\(session.deviceId) \(session.bundleId) pid \(session.pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(session.startUS))"
-                for rule in sessionRules {
-                    let description = type(of: rule).description
-                    if session.onlyPrivacyReport {
-                        coverage.count(description.identifier, notEvaluable: "only App Privacy Report intervals")
-                        checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: "only App Privacy Report intervals", findings: []))
-                        continue
-                    }
-                    guard gate(description, session.osVersion, &coverage, subject: subject, &checks) else { continue }
-                    switch rule.check(replayed, options.settings) {
-                    case .notEvaluable(let reason):
-                        coverage.count(description.identifier, notEvaluable: reason)
-                        checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: reason, findings: []))
-                    case .evaluated(let violations):
-                        coverage.evaluated += 1
-                        evaluatedHere += 1
-                        var check = RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: nil, findings: [])
-                        let shown = violations.filter { options.inWindow($0.timeUS) }
-                        if !shown.isEmpty {
-                            let raw = RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId,
-                                                 pid: session.pid, sessionStartUS: session.startUS,
-                                                 osVersion: session.osVersion, violations: shown, sessionEvents: session.events)
-                            findings.append(raw)
-                            check.findings = [raw.fingerprint]
-                        }
-                        checks.append(check)
-                    }
+            } else {
+                coverage.sessionsWithUnknownVersion += 1
+                unknownVersionApps.insert(session.bundleId)
+            }
+            var evaluatedHere = 0
+            let subject = "\(session.deviceId) \(session.bundleId) pid \(session.pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(session.startUS))"
+            for rule in sessionRules {
+                let description = type(of: rule).description
+                if session.onlyPrivacyReport {
+                    notEvaluable(description, "only App Privacy Report intervals", subject: subject)
+                    continue
                 }
-                if evaluatedHere == 0 {
-                    coverage.insufficientSessions.append(subject)
+                guard Self.gate(description, session.osVersion, &coverage, subject: subject, &checks) else { continue }
+                let evaluated = record(rule.check(replayed, options.settings), description, subject: subject) { shown in
+                    RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId, pid: session.pid,
+                               sessionStartUS: session.startUS, osVersion: session.osVersion, violations: shown, sessionEvents: session.events)
                 }
+                if evaluated { evaluatedHere += 1 }
+            }
+            if evaluatedHere == 0 {
+                coverage.insufficientSessions.append(subject)
             }
         }
+    }
 
-        for parts in byAppVersion.values.sorted(by: { ($0[0].bundleId, $0[0].version.major) < ($1[0].bundleId, $1[0].version.major) }) {
+    /// Runs the configuration rules over what `add` kept; returns everything found and counted.
+    mutating func finish() -> (findings: [RawFinding], coverage: Coverage, checks: [RuleCheckRecord]) {
+        let keys = byAppVersion.keys.sorted {
+            let (a, b) = (byAppVersion[$0]![0], byAppVersion[$1]![0])
+            return (a.bundleId, a.version.major) < (b.bundleId, b.version.major)
+        }
+        for key in keys {
+            let parts = byAppVersion[key]!
             // The app's configuration on that version is the one of its latest session there:
             // its sessions under that Info.plist are judged by it, earlier ones under another
             // Info.plist are not judged again (a later Info.plist alone changes nothing).
-            let app = parts.max { $0.latestStartUS < $1.latestStartUS }!
+            let latest = parts.indices.max { parts[$0].latestStartUS < parts[$1].latestStartUS }!
+            let app = parts[latest]
             // Without the Info.plist, only the app's own lines can show its configuration.
-            let noEvidence = app.app == nil && app.sessions.allSatisfy(\.session.onlyPrivacyReport)
+            let noEvidence = app.app == nil && onlyPrivacyReport[key]![latest]
             let subject = "\(app.bundleId) on iOS \(app.version.major)"
             for rule in configurationRules {
                 let description = type(of: rule).description
-                guard gate(description, app.version, &coverage, subject: subject, &checks) else { continue }
+                guard Self.gate(description, app.version, &coverage, subject: subject, &checks) else { continue }
                 if noEvidence {
-                    coverage.count(description.identifier, notEvaluable: "no Info.plist, only App Privacy Report intervals")
-                    checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: "no Info.plist, only App Privacy Report intervals", findings: []))
+                    notEvaluable(description, "no Info.plist, only App Privacy Report intervals", subject: subject)
                     continue
                 }
-                switch rule.check(app, options.settings) {
-                case .notEvaluable(let reason):
-                    coverage.count(description.identifier, notEvaluable: reason)
-                    checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: reason, findings: []))
-                case .evaluated(let violations):
-                    coverage.evaluated += 1
-                    var check = RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: nil, findings: [])
-                    let shown = violations.filter { options.inWindow($0.timeUS) }
-                    if !shown.isEmpty {
-                        let plists = shown.contains(where: \.infoPlist) ? app.plist.map { [$0.path] } ?? [] : []
-                        let raw = RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
-                                             pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
-                                             context: app.sessions[0].session.events.prefix(1).map(\.id), plists: plists)
-                        findings.append(raw)
-                        check.findings = [raw.fingerprint]
-                    }
-                    checks.append(check)
+                record(rule.check(app, options.settings), description, subject: subject) { shown in
+                    let plists = shown.contains(where: \.infoPlist) ? app.plist.map { [$0.path] } ?? [] : []
+                    return RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
+                                      pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
+                                      context: app.sessions[0].session.events.prefix(1).map(\.id), plists: plists)
                 }
             }
         }
         for bundle in unknownVersionApps.sorted() {
             for rule in configurationRules {
-                coverage.count(type(of: rule).description.identifier, notEvaluable: "unknown iOS version")
-                checks.append(RuleCheckRecord(subject: "\(bundle) on an unknown iOS version", rule: type(of: rule).description.identifier,
-                                              notEvaluable: "unknown iOS version", findings: []))
+                notEvaluable(type(of: rule).description, "unknown iOS version", subject: "\(bundle) on an unknown iOS version")
             }
         }
         return (findings, coverage, checks)
+    }
+
+    /// Counts a rule's check of `subject` and records it, with the finding `raw` makes of the
+    /// violations in the time window, if any. Returns whether the rule could be evaluated.
+    @discardableResult
+    private mutating func record(_ result: RuleCheck, _ description: RuleDescription, subject: String,
+                                 raw: ([Violation]) -> RawFinding) -> Bool {
+        switch result {
+        case .notEvaluable(let reason):
+            notEvaluable(description, reason, subject: subject)
+            return false
+        case .evaluated(let violations):
+            coverage.evaluated += 1
+            var check = RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: nil, findings: [])
+            let shown = violations.filter { options.inWindow($0.timeUS) }
+            if !shown.isEmpty {
+                let finding = raw(shown)
+                findings.append(finding)
+                check.findings = [finding.fingerprint]
+            }
+            checks.append(check)
+            return true
+        }
+    }
+
+    private mutating func notEvaluable(_ description: RuleDescription, _ reason: String, subject: String) {
+        coverage.count(description.identifier, notEvaluable: reason)
+        checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: reason, findings: []))
     }
 
     /// Whether a rule applies to a version: counts "unknown iOS version" and "before the rule" on the way.

@@ -135,10 +135,10 @@ public enum Maintenance {
             WHERE source_id IN (SELECT value FROM json_each(?)) AND bundle_id IS NOT NULL
             """, arguments: [jsonText(sources.sorted())])
         guard !touched.isEmpty else { return }
-        let input = try AuditInput.load(db, scope: EventScope(devices: Set(touched.map { $0["device_id"] as String }),
+        var input = try AuditInput.load(db, scope: EventScope(devices: Set(touched.map { $0["device_id"] as String }),
                                                               bundleIds: Set(touched.map { $0["bundle_id"] as String })))
         var frozen = Set<Int64>()
-        for timeline in input.timelines() {
+        for timeline in try input.timelines() {
             guard let last = timeline.lastIndex(where: { $0.session.events.contains { sources.contains($0.sourceId) } }) else { continue }
             let session = timeline[last].session
             let events = timeline[...last].flatMap(\.session.events)

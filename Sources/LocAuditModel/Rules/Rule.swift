@@ -272,6 +272,10 @@ public protocol ConfigurationRule: Rule {
 
 /// An app as seen on one major iOS version with one Info.plist: the plist and the sessions
 /// it was in force for there. Configuration rules judge the one of the app's latest session.
+///
+/// An audit holds every session of an app at once only as configuration rules read it
+/// (`ReplayedSession.configurationView`): a configuration rule reads of its sessions only
+/// `configurationStep` steps, the sessions' start and plist, and the first event.
 public struct AppOnVersion: Sendable {
     public var bundleId: String
     public var version: IOSVersion
@@ -297,7 +301,25 @@ public struct AppOnVersion: Sendable {
     }
 }
 
+extension AppOnVersion {
+    /// The steps a configuration rule may read: manager calls and properties, usage-key
+    /// refusals and crashes (no delivery, state or prompt line).
+    package static func configurationStep(_ step: ReplayStep) -> Bool {
+        step.event.call != nil || step.event.property != nil || step.event.kind == .usageKeyMissing || step.event.kind == .crash
+    }
+}
+
 extension ReplayedSession {
+    /// The session as configuration rules read it: only `AppOnVersion.configurationStep`
+    /// steps, and of its events only the first, so that an audit need not keep every event.
+    package var configurationView: ReplayedSession {
+        var view = self
+        view.steps = steps.filter(AppOnVersion.configurationStep)
+        view.session.events = Array(session.events.prefix(1))
+        view.session.before = []
+        return view
+    }
+
     /// Deliveries to the live app, with their state.
     var deliveries: LazyFilterSequence<[ReplayStep]> { steps.lazy.filter { $0.event.isDelivery && !$0.state.terminated } }
 }

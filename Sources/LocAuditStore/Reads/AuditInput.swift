@@ -4,9 +4,13 @@ import LocAuditModel
 import LocAuditNormalise
 import LocAuditRead
 
-/// Everything an audit reads from the store.
+/// Everything an audit reads from the store: what it needs of the whole store at once, and
+/// the events, streamed one app on one device at a time (`replay`).
 package struct AuditInput {
-    package var events: [AppEvent]
+    let db: Database
+    let scope: EventScope
+    /// The events replayed so far.
+    package private(set) var events = 0
     /// source id -> (path, iOS version)
     package var sources: [Int64: (path: String, version: IOSVersion?)]
     /// bundle id -> every Info.plist of the app
@@ -22,12 +26,12 @@ package struct AuditInput {
     /// event id -> (source id, line), for the events findings cite (filled by `locate`)
     package var locations: [Int64: (source: Int64, line: Int)] = [:]
 
-    package static func load(_ db: Database, scope: EventScope, progress: ProgressBar? = nil) throws -> AuditInput {
+    package static func load(_ db: Database, scope: EventScope) throws -> AuditInput {
         var sources: [Int64: (String, IOSVersion?)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, path, os_version FROM sources") {
             sources[row["id"]] = (row["path"], IOSVersion(row["os_version"] as String?))
         }
-        var input = AuditInput(events: try scope.load(db, progress: progress), sources: sources, apps: try AppVersions.load(db))
+        var input = AuditInput(db: db, scope: scope, sources: sources, apps: try AppVersions.load(db))
         input.checkpoints = try ReplayCheckpoint.load(db, scope: scope)
         input.deviceLogs = try DeviceLogs.load(db, scope: scope)
         for row in try Row.fetchAll(db, sql: """
@@ -61,42 +65,59 @@ package struct AuditInput {
         return notes.isEmpty ? nil : notes
     }
 
-    /// The file and line of every event the findings cite, from the events in memory (a
-    /// finding cites only events of the sessions replayed from them).
-    package mutating func locate(_ ids: Set<Int64>) {
-        for event in events where ids.contains(event.id) { locations[event.id] = (event.sourceId, event.line) }
+    /// The file and line of every event the findings cite.
+    package mutating func locate(_ ids: Set<Int64>) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT id, source_id, line FROM events WHERE id IN (SELECT value FROM json_each(?))",
+                                    arguments: [jsonText(ids.sorted())]) {
+            locations[row["id"]] = (row["source_id"], row["line"])
+        }
     }
 
-    /// Sessions of each app on each device, replayed (events are sorted by device, app, time).
+    /// Replays the sessions of each app on each device in scope, in device and app order,
+    /// handing each app's to `body` (in time order): only one app's events are read at a time.
     /// Where a prune left a checkpoint, the replay starts from it with the lines after it.
-    package func timelines() -> [[ReplayedSession]] {
+    /// `progress` shows each app's steps: reading its events (counting all read so far), replaying.
+    package mutating func replay(progress: ProgressBar? = nil, _ body: ([ReplayedSession]) throws -> Void) throws {
         let versions = sources.compactMapValues(\.version)
-        var timelines: [[ReplayedSession]] = []
-        var start = events.startIndex
-        while start < events.endIndex {
-            var end = start
-            while end < events.endIndex, events[end].deviceId == events[start].deviceId,
-                  events[end].bundleId == events[start].bundleId { end += 1 }
-            var lines = events[start..<end]
+        var strings = StringTable()
+        var read = 0
+        for (deviceId, bundleId) in try scope.groups(db) {
+            progress?.start("reading events", unit: "events")
+            progress?.advance(to: read)
+            let events = try EventScope.load(db, deviceId: deviceId, bundleId: bundleId, strings: &strings, read: &read, progress: progress)
+            self.events += events.count
+            var lines = events[...]
             var known = ReplayState()
-            if let checkpoint = checkpoints[ReplayCheckpoint.key(events[start].deviceId, events[start].bundleId)] {
+            if let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)] {
                 lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
                 known = checkpoint.state
             }
             if !lines.isEmpty {
+                progress?.start("replaying sessions")
                 let sessions = SessionBuilder.sessions(of: lines, versions: versions)
-                timelines.append(Replayer.replay(sessions, plists: apps[events[start].bundleId] ?? AppVersions(), from: known,
-                                                 deviceLogs: deviceLogs[events[start].deviceId] ?? DeviceLogs()))
+                try body(Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
+                                         deviceLogs: deviceLogs[deviceId] ?? DeviceLogs()))
             }
-            start = end
         }
+    }
+
+    /// Every app's sessions on every device, replayed (`replay`, all held at once).
+    package mutating func timelines() throws -> [[ReplayedSession]] {
+        var timelines: [[ReplayedSession]] = []
+        try replay { timelines.append($0) }
         return timelines
     }
 }
 
 extension Store {
-    /// Everything an audit of `scope` reads, in one read transaction.
-    package func auditInput(scope: EventScope, progress: ProgressBar? = nil) throws -> AuditInput {
-        try connect().read { try AuditInput.load($0, scope: scope, progress: progress) }
+    /// Everything an audit of `scope` reads, handed to `body` in one read transaction.
+    package func readAudit<T>(scope: EventScope, _ body: (inout AuditInput) throws -> T) throws -> T {
+        try connect().read { db in
+            // Every page is read once, in order of the index: SQLite's own cache (sized for an
+            // ingest's writes) would only hold pages read already, the system's holds them too.
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            var input = try AuditInput.load(db, scope: scope)
+            return try body(&input)
+        }
     }
 }

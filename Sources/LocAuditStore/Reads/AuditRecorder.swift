@@ -5,8 +5,25 @@ import LocAuditModel
 /// Writes what an audit found: sessions, findings (one row per finding, updated by
 /// re-audits, never duplicated) and the run, with what is new, persisting and resolved.
 package enum AuditRecorder {
+    /// A session as `sessions` stores it: what an audit keeps of every session it replays.
+    package struct SessionRow {
+        var session: Session
+        var statusAtStart: AuthorizationStatus?
+        var statusAtEnd: AuthorizationStatus?
+        var events: Int
+        var firstEvent: Int64?
+        var lastEvent: Int64?
+
+        package init(_ replayed: ReplayedSession) {
+            session = replayed.session
+            (session.events, session.before) = ([], [])
+            (statusAtStart, statusAtEnd) = (replayed.initial.status, replayed.final.status)
+            (events, firstEvent, lastEvent) = (replayed.session.events.count, replayed.session.events.first?.id, replayed.session.events.last?.id)
+        }
+    }
+
     /// Replaces the stored sessions of the devices and apps in scope.
-    package static func replaceSessions(_ timelines: [[ReplayedSession]], scope: AuditOptions, in db: Database) throws {
+    package static func replaceSessions(_ rows: [SessionRow], scope: AuditOptions, in db: Database) throws {
         // Sessions a prune took lines from stay as they were: the replay no longer rebuilds them.
         try db.execute(sql: "DELETE FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL", arguments: scope.scope.arguments)
         let insert = try db.makeStatement(sql: """
@@ -14,12 +31,12 @@ package enum AuditRecorder {
                 relaunch_service, os_version, events, first_event_id, last_event_id, status_at_start, status_at_end)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for replayed in timelines.joined() {
-            let s = replayed.session
+        for row in rows {
+            let s = row.session
             try insert.execute(arguments: [
                 s.deviceId, s.bundleId, s.pid, s.startUS, Timestamps.isoUTC(s.startUS), s.endUS, Timestamps.isoUTC(s.endUS),
-                s.endReason.rawValue, s.launchIntent, s.relaunchService?.rawValue, s.osVersion?.text, s.events.count,
-                s.events.first?.id, s.events.last?.id, replayed.initial.status?.rawValue, replayed.final.status?.rawValue,
+                s.endReason.rawValue, s.launchIntent, s.relaunchService?.rawValue, s.osVersion?.text, row.events,
+                row.firstEvent, row.lastEvent, row.statusAtStart?.rawValue, row.statusAtEnd?.rawValue,
             ])
         }
     }
@@ -175,10 +192,10 @@ extension Store {
     /// Records an audit in one transaction: its sessions, its findings (keeping the identity
     /// of a finding whose session has gained lines, in `found` and in the report's checks)
     /// and the run, whose id goes into `report`.
-    package func recordAudit(_ timelines: [[ReplayedSession]], found: inout [Finding], sessions: inout [String: AuditRecorder.SessionIdentity],
+    package func recordAudit(_ sessionRows: [AuditRecorder.SessionRow], found: inout [Finding], sessions: inout [String: AuditRecorder.SessionIdentity],
                              report: inout AuditReport, options: AuditOptions) throws {
         try connect().write { db in
-            try AuditRecorder.replaceSessions(timelines, scope: options, in: db)
+            try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
             let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
             if !renamed.isEmpty {
                 for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }

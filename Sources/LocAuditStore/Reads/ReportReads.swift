@@ -15,7 +15,7 @@ extension SessionTimeline {
         guard !sessionFindings.isEmpty else { return [] }
         // Read only the events of the devices and apps with findings.
         let scope = EventScope(devices: Set(sessionFindings.map(\.device)), bundleIds: Set(sessionFindings.map(\.bundleId)))
-        let input = try AuditInput.load(db, scope: scope)
+        var input = try AuditInput.load(db, scope: scope)
         return try load(db, drawing: input.timelines().joined(), for: findings, options: options)
     }
 
