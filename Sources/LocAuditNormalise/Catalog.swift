@@ -20,7 +20,7 @@ public final class Catalog: Sendable {
     /// Patterns matched by anchor, in catalog order.
     private let anchored: [Int]
     /// Anchors as bytes, to test candidates without building strings.
-    let anchors: [[UInt8]]
+    let anchors: AnchorSet
 
     public init(patterns: [CatalogPattern], systemProcesses: [String] = []) throws {
         self.patterns = patterns
@@ -53,7 +53,7 @@ public final class Catalog: Sendable {
         }
         self.rank = Dictionary(patterns.enumerated().map { ($1.id, $0) }) { first, _ in first }
         self.anchored = anchored
-        self.anchors = anchored.map { Array(patterns[$0].contains!.utf8) }
+        self.anchors = AnchorSet(anchored.map { Array(patterns[$0].contains!.utf8) })
     }
 
     /// Whether a message might be an event: cheap byte tests only, run on every line.
@@ -65,12 +65,7 @@ public final class Catalog: Sendable {
             // Unmatched JSON-like messages can still link a pid to a bundle.
             return Catalog.mayLink(message)
         }
-        for anchor in anchors where anchor.withUnsafeBufferPointer({
-            memmem(base, message.count, $0.baseAddress, $0.count) != nil
-        }) {
-            return true
-        }
-        return false
+        return anchors.containsAny(message)
     }
 
     /// `"bundleId"`/`"bundleID"` and `"clientKey"`/`"ClientKey"`, by the part their spellings share.
