@@ -15,7 +15,8 @@ enum FuzzTarget: String, CaseIterable {
     case mobileInstallation = "mobile-installation", messageOnly = "message-only"
     /// A sysdiagnose archive: the tar reader over the content, then its MobileInstallation members.
     case sysdiagnose
-    /// MessageFields on any bytes, and the catalog's recognition of a message.
+    /// MessageFields on any bytes, the catalog's recognition of a message, and AnchorSet
+    /// (held to memmem).
     case messageFields = "message-fields"
     /// The ISO and syslog stamp parsers, the syslog clock and isoUTC.
     case timestamps
@@ -99,6 +100,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let text = String(decoding: bytes, as: UTF8.self)
         let utf8 = Array(text.utf8)
         _ = utf8.withUnsafeBufferPointer { catalog.isCandidate($0) }
+        // AnchorSet finds an anchor exactly when memmem does: anchors cut from the input at
+        // 0xff bytes (the last part is the text), and the catalog's own on all of it.
+        var parts = bytes.split(separator: 0xff, omittingEmptySubsequences: false).map(Array.init)
+        let lastPart = parts.removeLast()
+        for (anchors, haystack) in [(parts, lastPart), (catalog.anchors.anchors, bytes)] {
+            let expected = anchors.contains { a in
+                a.withUnsafeBufferPointer { n in haystack.withUnsafeBufferPointer { memmem($0.baseAddress, $0.count, n.baseAddress, n.count) != nil } }
+            }
+            let found = haystack.withUnsafeBufferPointer { AnchorSet(anchors).containsAny($0) }
+            precondition(found == expected, "AnchorSet and memmem disagree")
+        }
         if case .event(let event) = catalog.recognise(text, utf8: utf8, process: "locationd") {
             for (_, value) in event.columns {
                 if case .real(let d) = value { precondition(d.isFinite, "a non-finite number in an event") }

@@ -20,7 +20,7 @@ public final class Catalog: Sendable {
     /// Patterns matched by anchor, in catalog order.
     private let anchored: [Int]
     /// Anchors as bytes, to test candidates without building strings.
-    let anchors: [[UInt8]]
+    let anchors: AnchorSet
 
     public init(patterns: [CatalogPattern], systemProcesses: [String] = []) throws {
         self.patterns = patterns
@@ -53,7 +53,7 @@ public final class Catalog: Sendable {
         }
         self.rank = Dictionary(patterns.enumerated().map { ($1.id, $0) }) { first, _ in first }
         self.anchored = anchored
-        self.anchors = anchored.map { Array(patterns[$0].contains!.utf8) }
+        self.anchors = AnchorSet(anchored.map { Array(patterns[$0].contains!.utf8) })
     }
 
     /// Whether a message might be an event: cheap byte tests only, run on every line.
@@ -65,12 +65,7 @@ public final class Catalog: Sendable {
             // Unmatched JSON-like messages can still link a pid to a bundle.
             return Catalog.mayLink(message)
         }
-        for anchor in anchors where anchor.withUnsafeBufferPointer({
-            memmem(base, message.count, $0.baseAddress, $0.count) != nil
-        }) {
-            return true
-        }
-        return false
+        return anchors.containsAny(message)
     }
 
     /// `"bundleId"`/`"bundleID"` and `"clientKey"`/`"ClientKey"`, by the part their spellings share.
@@ -117,7 +112,7 @@ public final class Catalog: Sendable {
             let wanted = msgHash.flatMap { keysByMsg[$0] } ?? Catalog.linkKeySet
             // Starts with "{", so nil means nested beyond what any message does.
             guard let fields = MessageFields.parse(bytes: utf8, wanted: wanted, foldCase: true) else { return .malformed }
-            if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(Array(msg.utf8))] {
+            if case .string(let msg)? = fields["msg"], let indices = byMsg[fnv1a(utf8Of: msg)] {
                 for i in indices where compiled[i].pattern.msg == msg {
                     if let event = compiled[i].event(fields: fields, text: message, process: process) { return compiled[i].complete(event) }
                 }
@@ -203,4 +198,12 @@ func fnv1a<C: Sequence>(_ bytes: C, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UIn
     var h = seed
     for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
     return h
+}
+
+/// FNV-1a of a string's UTF-8, read from its contiguous storage: the same hash as over
+/// `utf8` or an array of it, without a copy or a byte-by-byte walk of the view.
+@inline(__always)
+func fnv1a(utf8Of text: String, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    var text = text
+    return text.withUTF8 { fnv1a($0, seed: seed) }
 }

@@ -26,6 +26,35 @@ public enum EventColumn: String, Codable, CaseIterable, Sendable {
     case intent
     /// Of a termination: the user killed the app (1) or it died otherwise (0).
     case userKill = "user_kill"
+
+    /// The column's bit in `Event`'s set of columns present.
+    var bit: UInt32 {
+        switch self {
+        case .bundleId: 1 << 0
+        case .appPid: 1 << 1
+        case .status: 1 << 2
+        case .accuracy: 1 << 3
+        case .temporary: 1 << 4
+        case .provisional: 1 << 5
+        case .reason: 1 << 6
+        case .appState: 1 << 7
+        case .service: 1 << 8
+        case .call: 1 << 9
+        case .horizontalAccuracy: 1 << 10
+        case .latitude: 1 << 11
+        case .longitude: 1 << 12
+        case .locationPrivate: 1 << 13
+        case .property: 1 << 14
+        case .value: 1 << 15
+        case .promptKind: 1 << 16
+        case .promptOptions: 1 << 17
+        case .choice: 1 << 18
+        case .purposeKey: 1 << 19
+        case .visible: 1 << 20
+        case .intent: 1 << 21
+        case .userKill: 1 << 22
+        }
+    }
 }
 
 /// A typed value of one event column.
@@ -53,6 +82,9 @@ public struct Event: Sendable {
     /// The columns set, in the order they were set: an event has a handful, and a short
     /// array beats hashing on the ingest loop.
     public private(set) var columns: [(EventColumn, ColumnValue)] = []
+    /// The bits of the columns in `columns`: the store asks for every column of every event,
+    /// and most are not there.
+    private var present: UInt32 = 0
     /// A number that is not finite (`1e400` reads as infinity, `nan`) was given to a column
     /// and left out: the store never holds one (the ingest counts the note `non-finite-number`).
     private(set) var droppedNonFinite = false
@@ -63,17 +95,18 @@ public struct Event: Sendable {
     }
 
     public subscript(_ column: EventColumn) -> ColumnValue? {
-        get { columns.first { $0.0 == column }?.1 }
+        get { present & column.bit == 0 ? nil : columns.first { $0.0 == column }?.1 }
         set {
             var newValue = newValue
             if case .real(let d)? = newValue, !d.isFinite {
                 droppedNonFinite = true
                 newValue = nil
             }
-            if let i = columns.firstIndex(where: { $0.0 == column }) {
-                if let newValue { columns[i].1 = newValue } else { columns.remove(at: i) }
+            if present & column.bit != 0, let i = columns.firstIndex(where: { $0.0 == column }) {
+                if let newValue { columns[i].1 = newValue } else { columns.remove(at: i); present &= ~column.bit }
             } else if let newValue {
                 columns.append((column, newValue))
+                present |= column.bit
             }
         }
     }

@@ -8,9 +8,9 @@
 package enum LineFingerprint {
     /// The line's part: process, pid, message and its ordinal among identical lines in its second.
     package static func of(process: String?, pid: Int64?, message: String, ordinal: Int) -> Int64 {
-        var h = fnv1a((process ?? "").utf8, seed: UInt64(bitPattern: pid ?? -1) &* 0x9E37_79B9_7F4A_7C15)
+        var h = fnv1a(utf8Of: process ?? "", seed: UInt64(bitPattern: pid ?? -1) &* 0x9E37_79B9_7F4A_7C15)
         h = fnv1a(CollectionOfOne(0), seed: h)
-        h = fnv1a(message.utf8, seed: h)
+        h = fnv1a(utf8Of: message, seed: h)
         return Int64(bitPattern: ordinal == 0 ? h : fnv1a(String(ordinal).utf8, seed: h))
     }
 

@@ -131,8 +131,18 @@ public enum MessageFields {
                 childWanted = child.all ? nil : child
             }
             guard let value = readValue(b, &i, wanted: childWanted, fold: fold, depth: depth, tooDeep: &tooDeep) else { return result }
-            let key = String(decoding: keyBytes, as: UTF8.self)
-            result[fold ? key.lowercased() : key] = value
+            result[fold ? lowercased(keyBytes) : String(decoding: keyBytes, as: UTF8.self)] = value
+        }
+    }
+
+    /// A key in lower case: an ASCII key straight from its bytes (one string, not two), any
+    /// other as `String.lowercased()` does it.
+    private static func lowercased(_ key: Bytes) -> String {
+        guard key.allSatisfy({ $0 < 0x80 }) else { return String(decoding: key, as: UTF8.self).lowercased() }
+        guard key.contains(where: { $0 >= 65 && $0 <= 90 }) else { return String(decoding: key, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: key.count) { out in
+            for (i, c) in key.enumerated() { out[i] = c >= 65 && c <= 90 ? c + 32 : c }
+            return key.count
         }
     }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import LocAuditNormalise
+
+/// The candidate filter's one-pass anchor search (issue 13) must find an anchor exactly
+/// where searching for each anchor on its own does: never stricter (an event lost), never
+/// looser.
+@Suite struct AnchorSetTests {
+    /// Whether `text` contains `anchor`, the slow and obvious way.
+    static func naive(_ anchors: [[UInt8]], _ text: [UInt8]) -> Bool {
+        anchors.contains { a in
+            !a.isEmpty && a.count <= text.count && (0...(text.count - a.count)).contains { text[$0..<($0 + a.count)].elementsEqual(a) }
+        }
+    }
+
+    static func found(_ anchors: [[UInt8]], _ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { AnchorSet(anchors).containsAny($0) }
+    }
+
+    @Test("an anchor is found at the start, the end, inside, and not when cut short or absent")
+    func edges() {
+        let anchors = [Array("Bootstrapping app".utf8), Array("uccessful for (".utf8)]
+        let texts = ["Bootstrapping app<x>", "x Bootstrapping app", "Bootstrapping ap", "install successful for (",
+                     "install successful for", "", "B", "Bo", "BoBootstrapping app", "uuccessful for (("]
+        for text in texts.map({ Array($0.utf8) }) {
+            #expect(Self.found(anchors, text) == Self.naive(anchors, text), "\(String(decoding: text, as: UTF8.self))")
+        }
+        #expect(Self.found(anchors, Array("BoBootstrapping app".utf8)))
+        #expect(!Self.found(anchors, Array("Bootstrapping ap".utf8)))
+    }
+
+    @Test("one-byte, empty, duplicate and overlapping anchors, and more than 64 of them, agree with the search one by one")
+    func oddSets() {
+        var many = (0..<70).map { Array("anchor-\($0);".utf8) }
+        many.append(Array("~".utf8))
+        let sets: [[[UInt8]]] = [
+            [Array("x".utf8)], [[]], [[], Array("ab".utf8)], [Array("ab".utf8), Array("ab".utf8), Array("abc".utf8)],
+            [Array("aab".utf8), Array("ab".utf8)], many,
+        ]
+        let texts = ["", "x", "yyx", "ab", "aab", "zab", "abc", "a", "anchor-69;", "anchor-63;", "anchor-0", "pre anchor-64; post",
+                     "~", "no anchor here", "aaab", "ba"]
+        for anchors in sets {
+            for text in texts.map({ Array($0.utf8) }) {
+                #expect(Self.found(anchors, text) == Self.naive(anchors, text), "\(anchors.count) anchors, \(String(decoding: text, as: UTF8.self))")
+            }
+        }
+        #expect(Self.found(many, Array("pre anchor-69; post".utf8)), "an anchor past the 64 the tables hold")
+        #expect(Self.found(many, Array("~".utf8)), "a one-byte anchor")
+        #expect(!Self.found([[]], Array("abc".utf8)), "an empty anchor matches nothing")
+    }
+
+    @Test("on every line of the real exports, the built-in catalog's anchors are found where the search one by one finds them")
+    func realLines() throws {
+        let anchors = Catalog.builtin.anchors.anchors
+        let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+        var lines = 0
+        var hits = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where !name.hasSuffix(".md") {
+            let data = try Data(contentsOf: dir.appendingPathComponent(name))
+            for line in data.split(separator: 0x0a) {
+                let bytes = Array(line)
+                let expected = Self.naive(anchors, bytes)
+                #expect(Self.found(anchors, bytes) == expected, "\(name): \(String(decoding: bytes, as: UTF8.self))")
+                lines += 1
+                if expected { hits += 1 }
+            }
+        }
+        #expect(lines > 1000)
+        #expect(hits > 0, "the real exports hold lines with an anchor")
+    }
+}
