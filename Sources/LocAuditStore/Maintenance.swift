@@ -138,8 +138,9 @@ public enum Maintenance {
         var input = try AuditInput.load(db, scope: EventScope(devices: Set(touched.map { $0["device_id"] as String }),
                                                               bundleIds: Set(touched.map { $0["bundle_id"] as String })))
         var frozen = Set<Int64>()
-        for timeline in try input.timelines() {
-            guard let last = timeline.lastIndex(where: { $0.session.events.contains { sources.contains($0.sourceId) } }) else { continue }
+        // One app on one device at a time, as the audit reads them.
+        try input.replay { timeline in
+            guard let last = timeline.lastIndex(where: { $0.session.events.contains { sources.contains($0.sourceId) } }) else { return }
             let session = timeline[last].session
             let events = timeline[...last].flatMap(\.session.events)
             frozen.formUnion(events.map(\.id))
