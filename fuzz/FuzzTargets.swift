@@ -33,6 +33,9 @@ enum FuzzTarget: String, CaseIterable {
     /// ByteStream on gzip bytes: ISA-L (with zlib's restart at a doubt) must hand on exactly
     /// what zlib alone hands on, or fail with the same error; small reads cut members anywhere.
     case gzip
+    /// MessageTemplate, the stored form of a message: any text splits into a format and at
+    /// most 12 numbers that give it back exactly.
+    case messageTemplate = "message-template"
 }
 
 /// Reads a file to its end with one inflater: the content, or the error it stopped on.
@@ -164,6 +167,24 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             precondition(isal.error == zlib.error, "ISA-L path: \(isal.error ?? "read"), zlib: \(zlib.error ?? "read")")
             precondition(isal.content == zlib.content, "ISA-L path handed on \(isal.content.count) bytes, zlib \(zlib.content.count)")
         }
+    case .messageTemplate:
+        let message = String(decoding: bytes, as: UTF8.self)
+        let template = MessageTemplate(message)
+        precondition(template.arguments.count <= MessageTemplate.maxArguments, "\(template.arguments.count) arguments")
+        precondition(template.message == message, "the template does not give the message back")
+        // The format holds only `%%` and one `%s` per argument (what SQLite's printf reads).
+        let f = Array(template.format.utf8)
+        var i = 0, conversions = 0
+        while i < f.count {
+            if f[i] == UInt8(ascii: "%") {
+                precondition(i + 1 < f.count && (f[i + 1] == UInt8(ascii: "%") || f[i + 1] == UInt8(ascii: "s")), "a lone % in the format")
+                if f[i + 1] == UInt8(ascii: "s") { conversions += 1 }
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        precondition(conversions == template.arguments.count, "\(conversions) conversions for \(template.arguments.count) arguments")
     }
     return 0
 }

@@ -194,7 +194,7 @@ func fnv1aLowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
 
 /// FNV-1a, 64 bits: stable across runs (unlike `Hasher`), used for lookups and fingerprints.
 @inline(__always)
-func fnv1a<C: Sequence>(_ bytes: C, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 where C.Element == UInt8 {
+package func fnv1a<C: Sequence>(_ bytes: C, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 where C.Element == UInt8 {
     var h = seed
     for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
     return h
@@ -203,7 +203,7 @@ func fnv1a<C: Sequence>(_ bytes: C, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UIn
 /// FNV-1a of a string's UTF-8, read from its contiguous storage: the same hash as over
 /// `utf8` or an array of it, without a copy or a byte-by-byte walk of the view.
 @inline(__always)
-func fnv1a(utf8Of text: String, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+package func fnv1a(utf8Of text: String, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
     var text = text
     return text.withUTF8 { fnv1a($0, seed: seed) }
 }

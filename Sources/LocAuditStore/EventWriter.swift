@@ -25,6 +25,9 @@ package final class EventWriter: ParseSink {
     private var buffer: [ParsedEvent] = []
     private var bufferedBytes = 0
     private var insert: Statement?
+    /// Made when the write lock is taken: what they cache is good for this transaction.
+    private var names: EventNames?
+    private var messages: MessageWriter?
     private var sourceId: Int64?
     private(set) var stored = 0
     private(set) var duplicates = 0
@@ -38,8 +41,10 @@ package final class EventWriter: ParseSink {
 
     private struct PidBundle: Hashable { var pid: Int64; var bundle: String }
 
-    static let columns = ["source_id", "device_id", "line", "time_us", "utc_offset", "process", "pid", "kind", "pattern"]
-        + EventColumn.allCases.map(\.rawValue) + ["bundle_via", "message", "fingerprint"]
+    /// The `event_rows` columns `write` binds, in order (ids into `names` for the texts every
+    /// row repeats).
+    static let columns = ["source_id", "device_ref", "line", "time_us", "utc_offset", "process_ref", "pid", "kind_ref", "pattern_ref"]
+        + EventColumn.allCases.map { $0 == .bundleId ? "bundle_ref" : $0.rawValue } + ["via_ref", "fingerprint"]
 
     /// The budget of each of several files read at once.
     package static let sharedBudgetBytes = 48 << 20
@@ -123,8 +128,10 @@ package final class EventWriter: ParseSink {
             VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
             """, arguments: ["pending:\(UUID().uuidString)"])
         sourceId = db.lastInsertedRowID
+        names = try EventNames(db)
+        messages = try MessageWriter(db)
         insert = try db.makeStatement(sql: """
-            INSERT OR IGNORE INTO events (\(EventWriter.columns.joined(separator: ", ")))
+            INSERT OR IGNORE INTO event_rows (\(EventWriter.columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: EventWriter.columns.count).joined(separator: ", ")))
             """)
         for e in buffer { try write(e) }
@@ -135,6 +142,7 @@ package final class EventWriter: ParseSink {
     /// Binds straight to SQLite: this runs once per event, and building GRDB's
     /// `StatementArguments` for 33 columns cost more than the insert itself.
     private func write(_ e: ParsedEvent) throws {
+        let names = names!
         let stmt = insert!.sqliteStatement
         var i: Int32 = 1
         func bind(_ value: Int64?) { if let value { sqlite3_bind_int64(stmt, i, value) } else { sqlite3_bind_null(stmt, i) }; i += 1 }
@@ -143,32 +151,39 @@ package final class EventWriter: ParseSink {
             i += 1
         }
         bind(sourceId)
-        bind(deviceId)
+        bind(try names.id(deviceId))
         bind(Int64(e.line))
         bind(e.timeUS)
         bind(e.offset.map { Int64($0) })
-        bind(e.process)
+        bind(try e.process.map(names.id))
         bind(e.pid)
-        bind(e.event.kind.rawValue)
-        bind(e.event.pattern)
+        bind(try names.id(e.event.kind.rawValue))
+        bind(try names.id(e.event.pattern))
         for column in EventWriter.eventColumns {
             switch e.event[column] {
+            case .text(let s)? where column == .bundleId: bind(try names.id(s))
             case .text(let s)?: bind(s)
             case .integer(let n)?: bind(n)
             case .real(let d)?: sqlite3_bind_double(stmt, i, d); i += 1
             case nil: sqlite3_bind_null(stmt, i); i += 1
             }
         }
-        bind(e.bundleVia?.rawValue)
-        bind(e.message)
+        bind(try e.bundleVia.map { try names.id($0.rawValue) })
         // The parser's fingerprint is the line's; stored, it is the line's on this device.
         bind(LineFingerprint.stored(e.fingerprint, device: deviceId))
         let rc = sqlite3_step(stmt)
         sqlite3_reset(stmt)
-        guard rc == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
+        if sqlite3_changes(db.sqliteConnection) == 1 {
+            stored += 1
+            try messages!.write(id: sqlite3_last_insert_rowid(db.sqliteConnection), message: e.message)
+        } else {
+            duplicates += 1
         }
-        if sqlite3_changes(db.sqliteConnection) == 1 { stored += 1 } else { duplicates += 1 }
+    }
+
+    static func error(_ rc: Int32, _ db: Database) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
 
     private static let eventColumns = EventColumn.allCases
@@ -234,6 +249,56 @@ package final class EventWriter: ParseSink {
     /// Gives up: nothing of the file stays.
     package func abandon() {
         if db.isInsideTransaction { try? db.rollback() }
+    }
+}
+
+/// Writes `event_messages`: each message as the id of its format and its numbers
+/// (`MessageTemplate`), a format stored once for every message of its shape.
+final class MessageWriter {
+    /// The argument columns of `event_messages`: `a1` … `a12`.
+    static let argumentColumns = (1...MessageTemplate.maxArguments).map { "a\($0)" }
+    /// Formats seen in this transaction, by text; emptied when it holds this many (a log
+    /// whose messages share no shape must not fill memory).
+    private static let cacheLimit = 1 << 16
+
+    private let db: Database
+    private let insert: Statement
+    private var formats: [String: Int64] = [:]
+
+    init(_ db: Database) throws {
+        self.db = db
+        insert = try db.makeStatement(sql: """
+            INSERT INTO event_messages (id, format, \(MessageWriter.argumentColumns.joined(separator: ", ")))
+            VALUES (?, ?, \(Array(repeating: "?", count: MessageTemplate.maxArguments).joined(separator: ", ")))
+            """)
+    }
+
+    func write(id: Int64, message: String) throws {
+        let template = MessageTemplate(message)
+        let format = try formatId(template.format)
+        let stmt = insert.sqliteStatement
+        sqlite3_bind_int64(stmt, 1, id)
+        sqlite3_bind_int64(stmt, 2, format)
+        for (i, argument) in template.arguments.enumerated() { sqlite3_bind_text(stmt, Int32(i + 3), argument, -1, SQLITE_TRANSIENT) }
+        for i in template.arguments.count..<MessageTemplate.maxArguments { sqlite3_bind_null(stmt, Int32(i + 3)) }
+        let rc = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
+    }
+
+    private func formatId(_ format: String) throws -> Int64 {
+        if let id = formats[format] { return id }
+        let hash = Int64(bitPattern: fnv1a(utf8Of: format))
+        let id: Int64
+        if let known = try Int64.fetchOne(db, sql: "SELECT id FROM message_formats WHERE hash = ? AND format = ?", arguments: [hash, format]) {
+            id = known
+        } else {
+            try db.execute(sql: "INSERT INTO message_formats (hash, format) VALUES (?, ?)", arguments: [hash, format])
+            id = db.lastInsertedRowID
+        }
+        if formats.count >= MessageWriter.cacheLimit { formats.removeAll(keepingCapacity: true) }
+        formats[format] = id
+        return id
     }
 }
 

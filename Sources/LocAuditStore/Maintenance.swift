@@ -110,9 +110,11 @@ public enum Maintenance {
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE last_time IS NOT NULL AND last_time < ?", arguments: [cutoff])
             guard !ids.isEmpty else { return report }
             try keepKnowledge(removing: Set(ids), report: &report, in: db)
-            // `events` has no index on source_id: one scan for every source at once.
-            try db.execute(sql: "DELETE FROM events WHERE source_id IN (SELECT value FROM json_each(?))", arguments: [jsonText(ids)])
+            // `event_rows` has no index on source_id: one scan for every source at once. A
+            // trigger deletes their messages; the formats no message uses go after them.
+            try db.execute(sql: "DELETE FROM event_rows WHERE source_id IN (SELECT value FROM json_each(?))", arguments: [jsonText(ids)])
             report.events = db.changesCount
+            try db.execute(sql: "DELETE FROM message_formats WHERE id NOT IN (SELECT format FROM event_messages)")
             try db.execute(sql: "DELETE FROM sources WHERE id IN (SELECT value FROM json_each(?))", arguments: [jsonText(ids)])
             report.sources = ids.count
             return report
@@ -170,7 +172,10 @@ public enum Maintenance {
     public static func stats(database: String) throws -> StoreStats {
         try Store(path: database, access: .read).connect(readOnly: true).read { db in
             var tables: [String: Int] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'") {
+            for table in try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                    AND name NOT IN ('event_rows', 'event_messages')
+                """) {
                 tables[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"")
             }
             var versions: [String: Int] = [:]
@@ -185,7 +190,9 @@ public enum Maintenance {
                               bytes: fileSize(database) + fileSize(database + "-wal"),
                               tables: tables,
                               devices: try String.fetchAll(db, sql: "SELECT id FROM devices ORDER BY id"),
-                              apps: try String.fetchAll(db, sql: "SELECT DISTINCT bundle_id FROM events WHERE bundle_id IS NOT NULL UNION SELECT bundle_id FROM apps ORDER BY 1"),
+                              apps: try String.fetchAll(db, sql: """
+                                  SELECT name FROM names WHERE id IN (SELECT bundle_ref FROM event_rows) UNION SELECT bundle_id FROM apps ORDER BY 1
+                                  """),
                               iosVersions: versions, firstTime: span?["first"], lastTime: span?["last"])
         }
     }

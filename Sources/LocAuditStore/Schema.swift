@@ -249,7 +249,84 @@ enum Schema {
                 CREATE INDEX events_by_family ON events(device_id, kind) WHERE kind IN ('blue-bar', 'prompt', 'prompt-response', 'status-change', 'accuracy-change');
                 """)
         },
+        Migration("v11: events in narrow rows, each message as its format and its numbers") { db in
+            // `events` becomes a view with the same columns (docs/schema.md): the device, app,
+            // process, kind, pattern and link of a row are ids into `names`, and the message
+            // is `printf(format, a1, ..., a12)` (`MessageTemplate`): about a third of the bytes.
+            try db.execute(sql: """
+                CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE); -- devices, apps, processes, kinds, patterns, links
+                INSERT INTO names (name) VALUES ('authorization'), ('location'), ('property'), ('call'), ('crash'),
+                    ('usage-key-missing'), ('app-state'), ('launch'), ('relaunch'), ('blue-bar'), ('prompt'), ('prompt-response'),
+                    ('status-change'), ('accuracy-change'), ('access-begin'), ('access-end'), ('install'), ('uninstall');
+                CREATE TABLE event_rows (
+                    id INTEGER PRIMARY KEY,
+                    source_id INTEGER NOT NULL,
+                    line INTEGER NOT NULL,
+                    device_ref INTEGER NOT NULL,    -- names.id of the device id
+                    time_us INTEGER NOT NULL,
+                    utc_offset INTEGER,
+                    process_ref INTEGER,            -- names.id of the process
+                    pid INTEGER,
+                    app_pid INTEGER,
+                    bundle_ref INTEGER,             -- names.id of the bundle id; NULL until linked
+                    via_ref INTEGER,                -- names.id of bundle_via
+                    kind_ref INTEGER NOT NULL,      -- names.id of the kind
+                    pattern_ref INTEGER NOT NULL,   -- names.id of the pattern
+                    status TEXT, accuracy TEXT, temporary INTEGER, provisional INTEGER, reason TEXT,
+                    app_state TEXT, service TEXT, call TEXT,
+                    horizontal_accuracy REAL, latitude REAL, longitude REAL, location_private INTEGER,
+                    property TEXT, value, prompt_kind TEXT, prompt_options TEXT, choice TEXT,
+                    purpose_key TEXT, visible INTEGER, intent TEXT, user_kill INTEGER,
+                    fingerprint INTEGER NOT NULL
+                );
+                CREATE TABLE message_formats (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, format TEXT NOT NULL);
+                CREATE INDEX message_formats_by_hash ON message_formats(hash);
+                CREATE TABLE event_messages (id INTEGER PRIMARY KEY, format INTEGER NOT NULL, \(MessageWriter.argumentColumns.joined(separator: ", ")));
+                INSERT OR IGNORE INTO names (name)
+                    SELECT device_id FROM events UNION SELECT process FROM events WHERE process IS NOT NULL
+                    UNION SELECT bundle_id FROM events WHERE bundle_id IS NOT NULL UNION SELECT bundle_via FROM events WHERE bundle_via IS NOT NULL
+                    UNION SELECT kind FROM events UNION SELECT pattern FROM events;
+                INSERT INTO event_rows SELECT e.id, e.source_id, e.line, d.id, e.time_us, e.utc_offset, p.id, e.pid, e.app_pid, b.id, v.id,
+                    k.id, pt.id, e.status, e.accuracy, e.temporary, e.provisional, e.reason, e.app_state, e.service, e.call,
+                    e.horizontal_accuracy, e.latitude, e.longitude, e.location_private, e.property, e.value, e.prompt_kind,
+                    e.prompt_options, e.choice, e.purpose_key, e.visible, e.intent, e.user_kill, e.fingerprint
+                FROM events e JOIN names d ON d.name = e.device_id LEFT JOIN names p ON p.name = e.process
+                    LEFT JOIN names b ON b.name = e.bundle_id LEFT JOIN names v ON v.name = e.bundle_via
+                    JOIN names k ON k.name = e.kind JOIN names pt ON pt.name = e.pattern;
+                """)
+            let messages = try MessageWriter(db)
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, message FROM events")
+            while let row = try rows.next() { try messages.write(id: row["id"], message: row["message"]) }
+            try db.execute(sql: """
+                DROP TABLE events;
+                CREATE UNIQUE INDEX events_by_line ON event_rows(time_us / 1000000, fingerprint);
+                CREATE INDEX events_by_app ON event_rows(device_ref, bundle_ref, time_us);
+                CREATE INDEX events_unlinked ON event_rows(device_ref, app_pid) WHERE bundle_ref IS NULL;
+                CREATE INDEX events_by_family ON event_rows(device_ref, kind_ref) WHERE \(try EventNames.familyCondition(db));
+                CREATE TRIGGER event_rows_delete AFTER DELETE ON event_rows BEGIN DELETE FROM event_messages WHERE id = old.id; END;
+                \(eventsView)
+                """)
+        },
     ] }
+
+    /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every
+    /// join is a LEFT JOIN on a primary key, so that SQLite leaves out those whose columns a
+    /// query does not read.
+    static let eventsView = """
+        CREATE VIEW events AS SELECT r.id, r.source_id, r.line, device.name AS device_id, r.time_us,
+            printf('%s.%06dZ', strftime('%Y-%m-%dT%H:%M:%S', r.time_us / 1000000, 'unixepoch'), r.time_us % 1000000) AS time,
+            r.utc_offset, process.name AS process, r.pid, r.app_pid, bundle.name AS bundle_id, via.name AS bundle_via,
+            kind.name AS kind, pattern.name AS pattern, r.status, r.accuracy, r.temporary, r.provisional, r.reason,
+            r.app_state, r.service, r.call, r.horizontal_accuracy, r.latitude, r.longitude, r.location_private,
+            r.property, r.value, r.prompt_kind, r.prompt_options, r.choice, r.purpose_key, r.visible, r.intent,
+            CASE format.format WHEN '' THEN '' ELSE printf(format.format, \(MessageWriter.argumentColumns.map { "m.\($0)" }.joined(separator: ", "))) END AS message,
+            r.fingerprint, r.user_kill
+        FROM event_rows r
+            LEFT JOIN names device ON device.id = r.device_ref LEFT JOIN names process ON process.id = r.process_ref
+            LEFT JOIN names bundle ON bundle.id = r.bundle_ref LEFT JOIN names via ON via.id = r.via_ref
+            LEFT JOIN names kind ON kind.id = r.kind_ref LEFT JOIN names pattern ON pattern.id = r.pattern_ref
+            LEFT JOIN event_messages m ON m.id = r.id LEFT JOIN message_formats format ON format.id = m.format;
+        """
 
     /// What a database holds, before anything is written to it.
     enum State: Equatable {
@@ -298,6 +375,7 @@ enum Schema {
                 }
             }
             var found = State.current
+            var narrowed = false
             try db.inTransaction(.immediate) {
                 found = try state(db)
                 guard found == .empty || found == .pending else { return .rollback }
@@ -306,9 +384,13 @@ enum Schema {
                 for migration in migrations where !applied.contains(migration.identifier) {
                     try migration.run(db)
                     try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+                    if migration.identifier.hasPrefix("v11:") { narrowed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM event_rows)")! }
                 }
                 return .commit
             }
+            // The events of an older store now take a third of the pages: give the rest back
+            // to the file system once (a reader still open elsewhere makes it wait for another prune).
+            if narrowed { try? db.execute(sql: "VACUUM") }
             return found
         }
     }

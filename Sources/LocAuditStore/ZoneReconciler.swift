@@ -90,7 +90,7 @@ package enum ZoneReconciler {
         guard low <= high else { return nil }
         let middle = zoneless.first / 2 + zoneless.last / 2
         return try Int32.fetchOne(db, sql: """
-            SELECT utc_offset FROM events
+            SELECT utc_offset FROM event_rows
             WHERE time_us / 1000000 BETWEEN ?1 AND ?2 AND source_id = ?3 AND utc_offset IS NOT NULL
             ORDER BY abs(time_us - ?4) LIMIT 1
             """, arguments: [low / 1_000_000, high / 1_000_000, zoned.id, middle])
@@ -110,26 +110,26 @@ package enum ZoneReconciler {
     private static func retime(_ log: Log, by offset: Int32, yieldingFrom current: Int64? = nil,
                                in db: Database) throws -> (retimed: Int, dropped: Int, yielded: Int) {
         // 1. Out of the way, where no real time is: the lines keep their keys apart among themselves.
-        try db.execute(sql: "UPDATE events SET time_us = time_us + ? WHERE source_id = ?", arguments: [asideSeconds * 1_000_000, log.id])
+        try db.execute(sql: "UPDATE event_rows SET time_us = time_us + ? WHERE source_id = ?", arguments: [asideSeconds * 1_000_000, log.id])
         // 2. Clashes at the lines' true second (aside, minus the offset).
         let distance = asideSeconds + Int64(offset)
         var yielded = 0
         if let current {
             try db.execute(sql: """
-                DELETE FROM events WHERE source_id = ?1 AND EXISTS (
-                    SELECT 1 FROM events moved WHERE moved.time_us / 1000000 = events.time_us / 1000000 + ?3
-                        AND moved.fingerprint = events.fingerprint AND moved.source_id = ?2)
+                DELETE FROM event_rows WHERE source_id = ?1 AND EXISTS (
+                    SELECT 1 FROM event_rows moved WHERE moved.time_us / 1000000 = event_rows.time_us / 1000000 + ?3
+                        AND moved.fingerprint = event_rows.fingerprint AND moved.source_id = ?2)
                 """, arguments: [current, log.id, distance])
             yielded = db.changesCount
         }
         try db.execute(sql: """
-            DELETE FROM events WHERE source_id = ?1 AND EXISTS (
-                SELECT 1 FROM events other WHERE other.time_us / 1000000 = events.time_us / 1000000 - ?2
-                    AND other.fingerprint = events.fingerprint)
+            DELETE FROM event_rows WHERE source_id = ?1 AND EXISTS (
+                SELECT 1 FROM event_rows other WHERE other.time_us / 1000000 = event_rows.time_us / 1000000 - ?2
+                    AND other.fingerprint = event_rows.fingerprint)
             """, arguments: [log.id, distance])
         let dropped = db.changesCount
         // 3. To their time.
-        try db.execute(sql: "UPDATE events SET time_us = time_us - ?, utc_offset = ? WHERE source_id = ?",
+        try db.execute(sql: "UPDATE event_rows SET time_us = time_us - ?, utc_offset = ? WHERE source_id = ?",
                        arguments: [distance * 1_000_000, offset, log.id])
         return (db.changesCount, dropped, yielded)
     }

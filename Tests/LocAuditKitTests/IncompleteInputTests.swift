@@ -18,8 +18,9 @@ import Testing
 
     /// Every event as stored, without the row and source ids (which depend on the order of ingests).
     static func events(_ ws: Workspace) throws -> [String] {
-        let columns = EventWriter.columns.filter { $0 != "source_id" }
-        return try ws.rows("SELECT \(columns.joined(separator: ", ")) FROM events ORDER BY time_us, fingerprint").map(\.description)
+        try ws.rows("SELECT * FROM events ORDER BY time_us, fingerprint").map { row in
+            row.description.replacingOccurrences(of: #"id:\d+ source_id:\d+ "#, with: "", options: .regularExpression)
+        }
     }
 
     @Test("a plain log cut mid-line, then ingested whole, ends as the whole file alone, with no finding from the cut line")

@@ -335,7 +335,7 @@ private final class SocketListener: @unchecked Sendable {
           arguments: [("1e300", "±1e+300 m"), ("1e999", "±inf m"), ("-1e999", "±-inf m")])
     func htmlNonFiniteAccuracy(_ value: String, _ shown: String) throws {
         let ws = try auditable()
-        try ws.workspace.store.connect().write { try $0.execute(sql: "UPDATE events SET horizontal_accuracy = \(value) WHERE horizontal_accuracy IS NOT NULL") }
+        try ws.workspace.store.connect().write { try $0.execute(sql: "UPDATE event_rows SET horizontal_accuracy = \(value) WHERE horizontal_accuracy IS NOT NULL") }
         let html = ws.workspace.dir.appendingPathComponent("audit.html").path
         let result = try run(locauditExecutable, ["audit", "--db", ws.dbPath, "--report", "html:\(html)"])
         #expect(result.status == 0, "\(result.stderr)")

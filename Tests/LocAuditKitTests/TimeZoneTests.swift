@@ -105,7 +105,8 @@ import Testing
         try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", lines.dropLast().joined(separator: "\n") + "\n", zone: "UTC")
         let fresh = try ws.rows("SELECT id, fingerprint FROM events ORDER BY id").map { [$0[0] as Int64, $0[1] as Int64] }
         #expect(fresh.count == lines.count - 1)
-        // As v3 left it: other fingerprints, keyed by the exact time.
+        // As v3 left it: one events table, other fingerprints, keyed by the exact time.
+        try EventLayoutTests.downgradeToV10(ws.store.path)
         try DatabaseQueue(path: ws.store.path).write { db in
             try db.execute(sql: """
                 DROP INDEX events_by_line;

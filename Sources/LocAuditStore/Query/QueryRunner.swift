@@ -65,6 +65,10 @@ public enum QueryRunner {
             statements = try db.allStatements(sql: sql)
             statement = try statements.next()
         } catch let error as DatabaseError where !StoreError.isStoreFailure(error) {
+            // A write to `events`, a view, does not even compile: say what any write gets.
+            if error.message?.hasPrefix("cannot modify ") == true, error.message?.hasSuffix(" because it is a view") == true {
+                throw QueryError(wouldWrite)
+            }
             throw QueryError("the SQL does not compile: \(error.message ?? "SQLite result code \(error.extendedResultCode.rawValue)").")
         }
         guard let statement else { throw QueryError("the SQL holds no statement; give one, e.g. --sql \"SELECT count(*) FROM events\".") }

@@ -67,7 +67,7 @@ package struct AuditInput {
 
     /// The file and line of every event the findings cite.
     package mutating func locate(_ ids: Set<Int64>) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT id, source_id, line FROM events WHERE id IN (SELECT value FROM json_each(?))",
+        for row in try Row.fetchAll(db, sql: "SELECT id, source_id, line FROM event_rows WHERE id IN (SELECT value FROM json_each(?))",
                                     arguments: [jsonText(ids.sorted())]) {
             locations[row["id"]] = (row["source_id"], row["line"])
         }
@@ -81,10 +81,12 @@ package struct AuditInput {
         let versions = sources.compactMapValues(\.version)
         var strings = StringTable()
         var read = 0
-        for (deviceId, bundleId) in try scope.groups(db) {
+        let kinds = try EventScope.kinds(db)
+        for group in try scope.groups(db) {
+            let (deviceId, bundleId) = (group.deviceId, group.bundleId)
             progress?.start("reading events", unit: "events")
             progress?.advance(to: read)
-            let events = try EventScope.load(db, deviceId: deviceId, bundleId: bundleId, strings: &strings, read: &read, progress: progress)
+            let events = try EventScope.load(db, group: group, kinds: kinds, strings: &strings, read: &read, progress: progress)
             self.events += events.count
             var lines = events[...]
             var known = ReplayState()

@@ -4,14 +4,16 @@ import LocAuditModel
 
 extension DeviceLogs {
     /// The families each device in `scope` carries, from its events (through the partial
-    /// index `events_by_family`: this condition is its own, word for word) and from what
+    /// index `events_by_family`, whose condition the query repeats word for word) and from what
     /// prune kept of its apps' replays.
     static func load(_ db: Database, scope: EventScope) throws -> [String: DeviceLogs] {
         var logs: [String: DeviceLogs] = [:]
         let devices = "(?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1)))"
         for row in try Row.fetchAll(db, sql: """
-            SELECT DISTINCT device_id, kind FROM events INDEXED BY events_by_family
-            WHERE kind IN ('blue-bar', 'prompt', 'prompt-response', 'status-change', 'accuracy-change') AND \(devices)
+            SELECT device.name AS device_id, kind.name AS kind
+            FROM (SELECT DISTINCT device_ref, kind_ref FROM event_rows INDEXED BY events_by_family WHERE \(try EventNames.familyCondition(db)))
+                JOIN names device ON device.id = device_ref JOIN names kind ON kind.id = kind_ref
+            WHERE ?1 IS NULL OR device.name IN (SELECT value FROM json_each(?1))
             """, arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
             let kind = EventKind(rawValue: row["kind"] as String)
             if kind == .blueBar { logs[row["device_id"], default: DeviceLogs()].indicator = true }

@@ -7,37 +7,47 @@ import LocAuditRead
 // The hot read of the audit: every event of the apps in scope, through a raw statement.
 
 extension AppEvent {
-    /// The columns `load` reads, in order.
+    /// The `event_rows` columns `load` reads, in order.
     static let selection = """
-        id, kind, time_us, device_id, bundle_id, app_pid, source_id, line, status, accuracy, temporary, provisional,
+        id, kind_ref, time_us, app_pid, source_id, line, status, accuracy, temporary, provisional,
         reason, app_state, service, call, horizontal_accuracy, location_private, property, value, prompt_kind,
         prompt_options, choice, purpose_key, visible, intent, fingerprint, user_kill
         """
 
-    /// Reads the current row of a statement selecting `selection`; nil for an unknown kind.
-    static func read(_ stmt: OpaquePointer, strings: inout StringTable) -> AppEvent? {
-        // Every text column but the ids has few distinct values: intern them too.
+    /// Reads the current row of a statement selecting `selection`, an event of `group`; nil
+    /// for an unknown kind.
+    static func read(_ stmt: OpaquePointer, group: EventGroup, kinds: [Int64: EventKind], strings: inout StringTable) -> AppEvent? {
+        // Most text columns have few distinct values: intern them.
         func text(_ i: Int32) -> String? {
             sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : strings.intern(stmt, i)
         }
         func int(_ i: Int32) -> Int64? { sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i) }
         func flag(_ i: Int32) -> Bool? { int(i).map { $0 != 0 } }
-        guard let kind = text(1).flatMap(EventKind.init(rawValue:)) else { return nil }
-        let statusText = text(8)
+        guard let kind = kinds[sqlite3_column_int64(stmt, 1)] else { return nil }
+        let statusText = text(6)
         return AppEvent(
             id: sqlite3_column_int64(stmt, 0), kind: kind, timeUS: sqlite3_column_int64(stmt, 2),
-            deviceId: strings.intern(stmt, 3), bundleId: strings.intern(stmt, 4), appPid: int(5),
-            sourceId: sqlite3_column_int64(stmt, 6), line: Int(sqlite3_column_int64(stmt, 7)), statusText: statusText,
-            accuracy: text(9).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(10), provisional: flag(11),
-            reason: text(12), appState: text(13).flatMap(AppState.init(rawValue:)),
-            service: text(14).flatMap(LocationService.init(rawValue:)), call: text(15),
-            horizontalAccuracy: sqlite3_column_type(stmt, 16) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, 16),
-            locationPrivate: int(17) == 1, property: text(18),
-            value: sqlite3_column_type(stmt, 19) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 19) : nil,
-            promptKind: text(20), promptOptions: text(21), choice: text(22), purposeKey: text(23), visible: flag(24),
-            intent: text(25), fingerprint: sqlite3_column_int64(stmt, 26), userKill: flag(27),
+            deviceId: group.deviceId, bundleId: group.bundleId, appPid: int(3),
+            sourceId: sqlite3_column_int64(stmt, 4), line: Int(sqlite3_column_int64(stmt, 5)), statusText: statusText,
+            accuracy: text(7).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(8), provisional: flag(9),
+            reason: text(10), appState: text(11).flatMap(AppState.init(rawValue:)),
+            service: text(12).flatMap(LocationService.init(rawValue:)), call: text(13),
+            horizontalAccuracy: sqlite3_column_type(stmt, 14) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, 14),
+            locationPrivate: int(15) == 1, property: text(16),
+            value: sqlite3_column_type(stmt, 17) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 17) : nil,
+            promptKind: text(18), promptOptions: text(19), choice: text(20), purposeKey: text(21), visible: flag(22),
+            intent: text(23), fingerprint: sqlite3_column_int64(stmt, 24), userKill: flag(25),
             status: statusText.flatMap(AuthorizationStatus.init(rawValue:)))
     }
+}
+
+/// One app on one device: the events an audit reads at once.
+struct EventGroup {
+    var deviceId: String
+    var bundleId: String
+    /// Their ids in `names`.
+    var device: Int64
+    var bundle: Int64
 }
 
 extension EventScope {
@@ -50,26 +60,28 @@ extension EventScope {
     var arguments: StatementArguments { [devices.map { jsonText($0.sorted()) }, bundleIds.map { jsonText($0.sorted()) }] }
 
     /// The devices and apps in scope that have events, by device and app.
-    func groups(_ db: Database) throws -> [(deviceId: String, bundleId: String)] {
-        try Row.fetchAll(db, sql: """
-            SELECT DISTINCT device_id, bundle_id FROM events
-            WHERE bundle_id IS NOT NULL AND \(EventScope.condition)
-            """, arguments: arguments)
-            .map { ($0["device_id"] as String, $0["bundle_id"] as String) }
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    func groups(_ db: Database) throws -> [EventGroup] {
+        let names = try EventNames.all(in: db)
+        return try Row.fetchAll(db, sql: "SELECT DISTINCT device_ref, bundle_ref FROM event_rows WHERE bundle_ref IS NOT NULL")
+            .compactMap { row -> EventGroup? in
+                guard let device = names[row[0]], let bundle = names[row[1]],
+                      devices?.contains(device) ?? true, bundleIds?.contains(bundle) ?? true else { return nil }
+                return EventGroup(deviceId: device, bundleId: bundle, device: row[0], bundle: row[1])
+            }
+            .sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
     }
 
     /// Every event of one app on one device, in time order (then file order).
     ///
     /// Read through the `events_by_app` index, one app at a time, so that an audit holds one
     /// app's events at once, not all of them.
-    static func load(_ db: Database, deviceId: String, bundleId: String, strings: inout StringTable,
+    static func load(_ db: Database, group: EventGroup, kinds: [Int64: EventKind], strings: inout StringTable,
                      read: inout Int, progress: ProgressBar? = nil) throws -> [AppEvent] {
         let statement = try db.cachedStatement(sql: """
-            SELECT \(AppEvent.selection) FROM events INDEXED BY events_by_app
-            WHERE device_id = ? AND bundle_id = ?
+            SELECT \(AppEvent.selection) FROM event_rows INDEXED BY events_by_app
+            WHERE device_ref = ? AND bundle_ref = ?
             """)
-        try statement.setArguments([deviceId, bundleId])
+        try statement.setArguments([group.device, group.bundle])
         let stmt = statement.sqliteStatement
         defer { sqlite3_reset(stmt) }
         var events: [AppEvent] = []
@@ -81,12 +93,17 @@ extension EventScope {
             }
             read += 1
             if read & 0x3FFF == 0 { progress?.advance(to: read) }
-            if let event = AppEvent.read(stmt, strings: &strings) { events.append(event) }
+            if let event = AppEvent.read(stmt, group: group, kinds: kinds, strings: &strings) { events.append(event) }
         }
         // In time order from the index; equal times in file order.
         func inOrder(_ a: AppEvent, _ b: AppEvent) -> Bool { (a.timeUS, a.sourceId, a.line) < (b.timeUS, b.sourceId, b.line) }
         let sorted = zip(events, events.dropFirst()).allSatisfy { !inOrder($1, $0) }
         return sorted ? events : events.sorted(by: inOrder)
+    }
+
+    /// The kinds of events, by their id in `names`.
+    static func kinds(_ db: Database) throws -> [Int64: EventKind] {
+        try EventNames.all(in: db).compactMapValues(EventKind.init(rawValue:))
     }
 }
 

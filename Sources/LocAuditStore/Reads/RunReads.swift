@@ -5,7 +5,7 @@ import GRDB
 extension Store {
     /// The id of the last event stored; 0 for none. New events get ids above it.
     package func lastEventId() throws -> Int64 {
-        try connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM events") } ?? 0
+        try connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM event_rows") } ?? 0
     }
 
     /// The apps of the events after `lastEventBefore` of these sources.

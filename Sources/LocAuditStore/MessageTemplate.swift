@@ -1,0 +1,112 @@
+/// A message as the store keeps it: a format that messages of one shape share, and the
+/// numbers that vary between them (`events` is `printf(format, a1, …, a12)`, see
+/// docs/schema.md). A location line's 330 bytes keep their ~70 bytes of numbers per event
+/// and share the rest; a message without numbers is its format alone.
+///
+/// Pure and byte-exact (`message` gives back the input, whatever it holds): the
+/// `message-template` fuzz target checks it on any bytes. No Foundation, so the fuzz build
+/// compiles it with the parsers.
+package struct MessageTemplate: Equatable, Sendable {
+    /// The most arguments a format takes (the columns `a1` … `a12` of `event_messages`).
+    package static let maxArguments = 12
+
+    /// SQLite `printf` format: the literal text with `%` doubled, `%s` for each argument.
+    package var format: String
+    package var arguments: [String]
+
+    package init(format: String, arguments: [String]) {
+        self.format = format
+        self.arguments = arguments
+    }
+
+    /// Splits `message` at its numbers: a token is a run of hexadecimal digits holding at
+    /// least one decimal digit, with the runs that `.`, `:` or `-` join to it (`48.858783`,
+    /// `2026-11-20`, `10:42:01`, a UUID), a leading `0x`, and a leading `-` that follows no
+    /// letter or digit. The 12th token takes the rest of the message.
+    package init(_ message: String) {
+        var format: [UInt8] = []
+        var arguments: [String] = []
+        let bytes = Array(message.utf8)
+        format.reserveCapacity(bytes.count)
+        var i = 0
+        var literalStart = 0
+        func appendLiteral(_ range: Range<Int>) {
+            for b in bytes[range] {
+                format.append(b)
+                if b == UInt8(ascii: "%") { format.append(b) }
+            }
+        }
+        while i < bytes.count {
+            guard let end = MessageTemplate.token(in: bytes, at: i) else { i += 1; continue }
+            appendLiteral(literalStart..<i)
+            format.append(contentsOf: [UInt8(ascii: "%"), UInt8(ascii: "s")])
+            if arguments.count == MessageTemplate.maxArguments - 1 {
+                arguments.append(String(decoding: bytes[i...], as: UTF8.self))
+                literalStart = bytes.count
+                break
+            }
+            arguments.append(String(decoding: bytes[i..<end], as: UTF8.self))
+            i = end
+            literalStart = end
+        }
+        appendLiteral(literalStart..<bytes.count)
+        self.format = String(decoding: format, as: UTF8.self)
+        self.arguments = arguments
+    }
+
+    /// The message again: what SQLite's `printf(format, a1, …)` gives.
+    package var message: String {
+        var out: [UInt8] = []
+        let f = Array(format.utf8)
+        out.reserveCapacity(f.count + arguments.reduce(0) { $0 + $1.utf8.count })
+        var next = 0
+        var i = 0
+        while i < f.count {
+            if f[i] == UInt8(ascii: "%"), i + 1 < f.count {
+                if f[i + 1] == UInt8(ascii: "s") {
+                    if next < arguments.count { out.append(contentsOf: arguments[next].utf8) }
+                    next += 1
+                } else {
+                    out.append(f[i + 1])
+                }
+                i += 2
+            } else {
+                out.append(f[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isHex(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66)
+    }
+    private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    private static func isAlnum(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
+
+    /// The end of the token that starts at `start`, or nil when none starts there. A token
+    /// starts only where the byte before it could not have continued one.
+    private static func token(in b: [UInt8], at start: Int) -> Int? {
+        if start > 0, isHex(b[start - 1]) { return nil }
+        var i = start
+        if b[i] == UInt8(ascii: "-") {
+            if start > 0, isAlnum(b[start - 1]) { return nil }
+            i += 1
+        }
+        // 0x followed by a hexadecimal digit
+        var digit = false
+        if i + 2 < b.count, b[i] == UInt8(ascii: "0"), b[i + 1] | 0x20 == UInt8(ascii: "x"), isHex(b[i + 2]) {
+            i += 2
+            digit = true
+        }
+        let runStart = i
+        while i < b.count, isHex(b[i]) { digit = digit || isDigit(b[i]); i += 1 }
+        guard i > runStart, digit else { return nil }
+        // joined runs: `.`, `:` or `-` and at least one more hexadecimal digit
+        while i + 1 < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ":") || b[i] == UInt8(ascii: "-"), isHex(b[i + 1]) {
+            i += 1
+            while i < b.count, isHex(b[i]) { i += 1 }
+        }
+        return i
+    }
+}
