@@ -27,6 +27,7 @@ package final class EventWriter: ParseSink {
     private var insert: Statement?
     /// Made when the write lock is taken: what they cache is good for this transaction.
     private var names: EventNames?
+    private var deviceRef: Int64?
     private var messages: MessageWriter?
     private var sourceId: Int64?
     private(set) var stored = 0
@@ -151,7 +152,8 @@ package final class EventWriter: ParseSink {
             i += 1
         }
         bind(sourceId)
-        bind(try names.id(deviceId))
+        if deviceRef == nil { deviceRef = try names.id(deviceId) }
+        bind(deviceRef)
         bind(Int64(e.line))
         bind(e.timeUS)
         bind(e.offset.map { Int64($0) })
@@ -253,17 +255,21 @@ package final class EventWriter: ParseSink {
 }
 
 /// Writes `event_messages`: each message as the id of its format and its numbers
-/// (`MessageTemplate`), a format stored once for every message of its shape.
+/// (`MessageTemplate`), a format stored once for every message of its shape. The numbers
+/// are bound straight from the message's bytes.
 final class MessageWriter {
     /// The argument columns of `event_messages`: `a1` … `a12`.
     static let argumentColumns = (1...MessageTemplate.maxArguments).map { "a\($0)" }
-    /// Formats seen in this transaction, by text; emptied when it holds this many (a log
-    /// whose messages share no shape must not fill memory).
+    /// Formats seen in this transaction, by hash, with their bytes (a hash alone is never
+    /// trusted); emptied when it holds this many, so that a log whose messages share no
+    /// shape does not fill memory.
     private static let cacheLimit = 1 << 16
 
     private let db: Database
     private let insert: Statement
-    private var formats: [String: Int64] = [:]
+    private var formats: [UInt64: (id: Int64, format: [UInt8])] = [:]
+    private var ranges: [Range<Int>] = []
+    private var format: [UInt8] = []
 
     init(_ db: Database) throws {
         self.db = db
@@ -274,30 +280,45 @@ final class MessageWriter {
     }
 
     func write(id: Int64, message: String) throws {
-        let template = MessageTemplate(message)
-        let format = try formatId(template.format)
+        var message = message
         let stmt = insert.sqliteStatement
-        sqlite3_bind_int64(stmt, 1, id)
-        sqlite3_bind_int64(stmt, 2, format)
-        for (i, argument) in template.arguments.enumerated() { sqlite3_bind_text(stmt, Int32(i + 3), argument, -1, SQLITE_TRANSIENT) }
-        for i in template.arguments.count..<MessageTemplate.maxArguments { sqlite3_bind_null(stmt, Int32(i + 3)) }
-        let rc = sqlite3_step(stmt)
+        let rc = try message.withUTF8 { bytes -> Int32 in
+            MessageTemplate.arguments(of: bytes, into: &ranges)
+            format.removeAll(keepingCapacity: true)
+            MessageTemplate.format(of: bytes, arguments: ranges, into: &format)
+            sqlite3_bind_int64(stmt, 1, id)
+            sqlite3_bind_int64(stmt, 2, try formatId())
+            var column: Int32 = 3
+            for range in ranges {
+                // As the text was bound before: up to a NUL, if the message holds one.
+                let argument = UnsafeBufferPointer(rebasing: bytes[range])
+                let length = argument.firstIndex(of: 0) ?? argument.count
+                argument.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, column, $0.baseAddress, Int32(length), SQLITE_TRANSIENT) }
+                column += 1
+            }
+            while column < Int32(3 + MessageTemplate.maxArguments) { sqlite3_bind_null(stmt, column); column += 1 }
+            return sqlite3_step(stmt)
+        }
         sqlite3_reset(stmt)
         guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
     }
 
-    private func formatId(_ format: String) throws -> Int64 {
-        if let id = formats[format] { return id }
-        let hash = Int64(bitPattern: fnv1a(utf8Of: format))
+    /// The id of `format` (the bytes just built), stored when new.
+    private func formatId() throws -> Int64 {
+        let hash = format.withUnsafeBufferPointer { fnv1a($0) }
+        if let known = formats[hash], known.format == format { return known.id }
+        // As it was bound before: up to a NUL.
+        let text = String(decoding: format.prefix { $0 != 0 }, as: UTF8.self)
+        let stored = Int64(bitPattern: hash)
         let id: Int64
-        if let known = try Int64.fetchOne(db, sql: "SELECT id FROM message_formats WHERE hash = ? AND format = ?", arguments: [hash, format]) {
-            id = known
+        if let found = try Int64.fetchOne(db, sql: "SELECT id FROM message_formats WHERE hash = ? AND format = ?", arguments: [stored, text]) {
+            id = found
         } else {
-            try db.execute(sql: "INSERT INTO message_formats (hash, format) VALUES (?, ?)", arguments: [hash, format])
+            try db.execute(sql: "INSERT INTO message_formats (hash, format) VALUES (?, ?)", arguments: [stored, text])
             id = db.lastInsertedRowID
         }
         if formats.count >= MessageWriter.cacheLimit { formats.removeAll(keepingCapacity: true) }
-        formats[format] = id
+        formats[hash] = (id, format)
         return id
     }
 }

@@ -1,64 +1,36 @@
 /// A message as the store keeps it: a format that messages of one shape share, and the
-/// numbers that vary between them (`events` is `printf(format, a1, …, a12)`, see
+/// numbers that vary between them (`events.message` is `printf(format, a1, …, a12)`, see
 /// docs/schema.md). A location line's 330 bytes keep their ~70 bytes of numbers per event
 /// and share the rest; a message without numbers is its format alone.
 ///
 /// Pure and byte-exact (`message` gives back the input, whatever it holds): the
 /// `message-template` fuzz target checks it on any bytes. No Foundation, so the fuzz build
-/// compiles it with the parsers.
+/// compiles it with the parsers. `MessageWriter` uses the two scans on the message's own
+/// bytes, without building a `String` per number.
 package struct MessageTemplate: Equatable, Sendable {
-    /// The most arguments a format takes (the columns `a1` … `a12` of `event_messages`).
+    /// The most arguments a format takes (the columns `a1` … `a12` of `event_messages`;
+    /// changing it is a migration).
     package static let maxArguments = 12
 
     /// SQLite `printf` format: the literal text with `%` doubled, `%s` for each argument.
     package var format: String
     package var arguments: [String]
 
-    package init(format: String, arguments: [String]) {
-        self.format = format
-        self.arguments = arguments
-    }
-
-    /// Splits `message` at its numbers: a token is a run of hexadecimal digits holding at
-    /// least one decimal digit, with the runs that `.`, `:` or `-` join to it (`48.858783`,
-    /// `2026-11-20`, `10:42:01`, a UUID), a leading `0x`, and a leading `-` that follows no
-    /// letter or digit. The 12th token takes the rest of the message.
     package init(_ message: String) {
-        var format: [UInt8] = []
-        var arguments: [String] = []
-        let bytes = Array(message.utf8)
-        format.reserveCapacity(bytes.count)
-        var i = 0
-        var literalStart = 0
-        func appendLiteral(_ range: Range<Int>) {
-            for b in bytes[range] {
-                format.append(b)
-                if b == UInt8(ascii: "%") { format.append(b) }
-            }
+        var text = message
+        (format, arguments) = text.withUTF8 { bytes in
+            var ranges: [Range<Int>] = []
+            var format: [UInt8] = []
+            MessageTemplate.arguments(of: bytes, into: &ranges)
+            MessageTemplate.format(of: bytes, arguments: ranges, into: &format)
+            return (String(decoding: format, as: UTF8.self), ranges.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) })
         }
-        while i < bytes.count {
-            guard let end = MessageTemplate.token(in: bytes, at: i) else { i += 1; continue }
-            appendLiteral(literalStart..<i)
-            format.append(contentsOf: [UInt8(ascii: "%"), UInt8(ascii: "s")])
-            if arguments.count == MessageTemplate.maxArguments - 1 {
-                arguments.append(String(decoding: bytes[i...], as: UTF8.self))
-                literalStart = bytes.count
-                break
-            }
-            arguments.append(String(decoding: bytes[i..<end], as: UTF8.self))
-            i = end
-            literalStart = end
-        }
-        appendLiteral(literalStart..<bytes.count)
-        self.format = String(decoding: format, as: UTF8.self)
-        self.arguments = arguments
     }
 
     /// The message again: what SQLite's `printf(format, a1, …)` gives.
     package var message: String {
         var out: [UInt8] = []
         let f = Array(format.utf8)
-        out.reserveCapacity(f.count + arguments.reduce(0) { $0 + $1.utf8.count })
         var next = 0
         var i = 0
         while i < f.count {
@@ -78,23 +50,61 @@ package struct MessageTemplate: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The numbers of a message, in order: a run of hexadecimal digits holding at least one
+    /// decimal digit, with the runs that `.`, `:` or `-` join to it (`48.858783`,
+    /// `2026-11-20`, `10:42:01`, a UUID), a leading `0x`, and a leading `-` that follows no
+    /// letter or digit. The 12th takes the rest of the message.
+    package static func arguments(of b: UnsafeBufferPointer<UInt8>, into ranges: inout [Range<Int>]) {
+        ranges.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < b.count {
+            guard let end = token(in: b, at: i) else { i += 1; continue }
+            if ranges.count == maxArguments - 1 {
+                ranges.append(i..<b.count)
+                return
+            }
+            ranges.append(i..<end)
+            i = end
+        }
+    }
+
+    /// Appends the format of `b`, whose numbers are `arguments`, to `format`.
+    package static func format(of b: UnsafeBufferPointer<UInt8>, arguments: [Range<Int>], into format: inout [UInt8]) {
+        var literalStart = 0
+        func literal(_ end: Int) {
+            var i = literalStart
+            while i < end {
+                format.append(b[i])
+                if b[i] == UInt8(ascii: "%") { format.append(b[i]) }
+                i += 1
+            }
+        }
+        for range in arguments {
+            literal(range.lowerBound)
+            format.append(UInt8(ascii: "%"))
+            format.append(UInt8(ascii: "s"))
+            literalStart = range.upperBound
+        }
+        literal(b.count)
+    }
+
     private static func isHex(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66)
     }
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     private static func isAlnum(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
 
-    /// The end of the token that starts at `start`, or nil when none starts there. A token
+    /// The end of the number that starts at `start`, or nil when none starts there. One
     /// starts only where the byte before it could not have continued one.
-    private static func token(in b: [UInt8], at start: Int) -> Int? {
+    private static func token(in b: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         if start > 0, isHex(b[start - 1]) { return nil }
         var i = start
         if b[i] == UInt8(ascii: "-") {
             if start > 0, isAlnum(b[start - 1]) { return nil }
             i += 1
         }
-        // 0x followed by a hexadecimal digit
         var digit = false
+        // 0x followed by a hexadecimal digit
         if i + 2 < b.count, b[i] == UInt8(ascii: "0"), b[i + 1] | 0x20 == UInt8(ascii: "x"), isHex(b[i + 2]) {
             i += 2
             digit = true

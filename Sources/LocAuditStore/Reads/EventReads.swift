@@ -17,11 +17,13 @@ extension AppEvent {
     /// Reads the current row of a statement selecting `selection`, an event of `group`; nil
     /// for an unknown kind.
     static func read(_ stmt: OpaquePointer, group: EventGroup, kinds: [Int64: EventKind], strings: inout StringTable) -> AppEvent? {
-        // Most text columns have few distinct values: intern them.
-        func text(_ i: Int32) -> String? {
-            sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : strings.intern(stmt, i)
+        // Most text columns have few distinct values: intern them. Most columns are NULL: a
+        // NULL is a NULL text pointer, or a 0 whose type says so (a call per column saved).
+        func text(_ i: Int32) -> String? { strings.intern(stmt, i) }
+        func int(_ i: Int32) -> Int64? {
+            let v = sqlite3_column_int64(stmt, i)
+            return v != 0 || sqlite3_column_type(stmt, i) != SQLITE_NULL ? v : nil
         }
-        func int(_ i: Int32) -> Int64? { sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i) }
         func flag(_ i: Int32) -> Bool? { int(i).map { $0 != 0 } }
         guard let kind = kinds[sqlite3_column_int64(stmt, 1)] else { return nil }
         let statusText = text(6)
@@ -32,7 +34,7 @@ extension AppEvent {
             accuracy: text(7).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(8), provisional: flag(9),
             reason: text(10), appState: text(11).flatMap(AppState.init(rawValue:)),
             service: text(12).flatMap(LocationService.init(rawValue:)), call: text(13),
-            horizontalAccuracy: sqlite3_column_type(stmt, 14) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, 14),
+            horizontalAccuracy: { let v = sqlite3_column_double(stmt, 14); return v != 0 || sqlite3_column_type(stmt, 14) != SQLITE_NULL ? v : nil }(),
             locationPrivate: int(15) == 1, property: text(16),
             value: sqlite3_column_type(stmt, 17) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 17) : nil,
             promptKind: text(18), promptOptions: text(19), choice: text(20), purposeKey: text(21), visible: flag(22),
@@ -122,10 +124,11 @@ struct StringTable {
         }
     }
 
-    mutating func intern(_ stmt: OpaquePointer, _ column: Int32) -> String {
-        let count = Int(sqlite3_column_bytes(stmt, column))
-        let p = sqlite3_column_text(stmt, column)
-        let bytes = UnsafeBufferPointer(start: p, count: p == nil ? 0 : count)
+    /// The text of a column; nil for NULL.
+    mutating func intern(_ stmt: OpaquePointer, _ column: Int32) -> String? {
+        // Text first, then its length, as SQLite asks.
+        guard let p = sqlite3_column_text(stmt, column) else { return nil }
+        let bytes = UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, column)))
         if last[Int(column)].index >= 0, Self.same(last[Int(column)].bytes, bytes) { return strings[last[Int(column)].index] }
         let string = String(decoding: bytes, as: UTF8.self)
         let i: Int
