@@ -25,7 +25,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 OUT=${FUZZ_OUT:-.build-fuzz}
 MAX_LEN=${FUZZ_MAX_LEN:-8192}
-ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose message-fields timestamps vis json-unescape info-plist ideviceinfo detect gzip"
+ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose message-fields timestamps vis json-unescape info-plist ideviceinfo detect gzip message-template"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 
 die() { echo "fuzz: $*" >&2; exit "${2:-1}"; }
