@@ -48,7 +48,7 @@ package final class EventWriter: ParseSink {
         + EventColumn.allCases.map { $0 == .bundleId ? "bundle_ref" : $0.rawValue } + ["via_ref", "fingerprint"]
 
     /// The budget of each of several files read at once.
-    package static let sharedBudgetBytes = 48 << 20
+    package static let sharedBudgetBytes = 16 << 20
 
     package init(db: Database, device: DeviceFacts, budgetBytes: Int) throws {
         self.db = db
@@ -88,7 +88,7 @@ package final class EventWriter: ParseSink {
             return
         }
         buffer.append(e)
-        bufferedBytes += e.message.utf8.count + 256
+        bufferedBytes += EventWriter.footprint(e)
         if bufferedBytes >= budgetBytes {
             try begin()
         }
@@ -115,6 +115,18 @@ package final class EventWriter: ParseSink {
     private static func integer(_ v: ColumnValue) -> Int64? {
         if case .integer(let i) = v { return i }
         return nil
+    }
+
+    /// What a buffered event holds in memory, as malloc hands it out: its slot in the
+    /// buffer (with the slack of a growing array), its message and column storage, and each
+    /// text too long to sit inline in its `String`, with a block header for every allocation.
+    static func footprint(_ e: ParsedEvent) -> Int {
+        func heap(_ bytes: Int) -> Int { (bytes + 16 + 15) & ~15 }
+        func text(_ s: String?) -> Int { s.map { $0.utf8.count > 15 ? heap(32 + $0.utf8.count) : 0 } ?? 0 }
+        var bytes = MemoryLayout<ParsedEvent>.stride * 2 + text(e.message) + text(e.process)
+        bytes += heap(32 + e.event.columns.count * MemoryLayout<(EventColumn, ColumnValue)>.stride)
+        for (_, value) in e.event.columns { if case .text(let s) = value { bytes += text(s) } }
+        return bytes
     }
 
     // MARK: Writing

@@ -95,7 +95,7 @@ public struct Store: Sendable {
             try db.execute(sql: "PRAGMA temp_store = FILE")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // A file's events are one transaction: room for its dirty pages saves spilling them twice.
-            try db.execute(sql: "PRAGMA cache_size = -32768")
+            try db.execute(sql: "PRAGMA cache_size = -8192")
         }
         do {
             return try DatabaseQueue(path: path, configuration: config)
