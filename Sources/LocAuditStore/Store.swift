@@ -94,7 +94,9 @@ public struct Store: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = FILE")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // A file's events are one transaction: room for its dirty pages saves spilling them twice.
+            // Room for the pages an ingest's inserts keep touching (the tables' and indexes'
+            // last leaves and their parents); a file's transaction spills the rest to the
+            // WAL. 32 MB cost the same CPU and 27 MB more a job (docs/performance.md).
             try db.execute(sql: "PRAGMA cache_size = -8192")
         }
         do {
