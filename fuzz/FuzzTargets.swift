@@ -38,6 +38,19 @@ enum FuzzTarget: String, CaseIterable {
     case messageTemplate = "message-template"
 }
 
+/// MessageTemplate's numbers the plain way: a number tried at every position.
+func argumentsTryingEveryPosition(_ b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var i = 0
+    while i < b.count {
+        guard let end = MessageTemplate.token(in: b, at: i) else { i += 1; continue }
+        if ranges.count == MessageTemplate.maxArguments - 1 { return ranges + [i..<b.count] }
+        ranges.append(i..<end)
+        i = end
+    }
+    return ranges
+}
+
 /// Reads a file to its end with one inflater: the content, or the error it stopped on.
 func inflated(_ path: String, _ inflater: ByteStream.Inflater, readSize: Int) -> (content: [UInt8], error: String?) {
     var content: [UInt8] = []
@@ -170,6 +183,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .messageTemplate:
         let message = String(decoding: bytes, as: UTF8.self)
         let template = MessageTemplate(message)
+        // The scan that skips to digits finds what trying every position finds.
+        var skipping: [Range<Int>] = [], everywhere: [Range<Int>] = []
+        var text = message
+        text.withUTF8 { b in
+            MessageTemplate.arguments(of: b, into: &skipping)
+            everywhere = argumentsTryingEveryPosition(b)
+        }
+        precondition(skipping == everywhere, "\(skipping) against \(everywhere)")
         precondition(template.arguments.count <= MessageTemplate.maxArguments, "\(template.arguments.count) arguments")
         precondition(template.message == message, "the template does not give the message back")
         // The format holds only `%%` and one `%s` per argument (what SQLite's printf reads).

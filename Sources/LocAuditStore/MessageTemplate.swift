@@ -58,13 +58,25 @@ package struct MessageTemplate: Equatable, Sendable {
         ranges.removeAll(keepingCapacity: true)
         var i = 0
         while i < b.count {
-            guard let end = token(in: b, at: i) else { i += 1; continue }
+            // A number's first run holds a decimal digit (`0x` starts with one): the next
+            // digit's run, or the sign before it, is where the next number can start.
+            var d = i
+            while d < b.count, !isDigit(b[d]) { d += 1 }
+            guard d < b.count else { return }
+            var start = d
+            while start > i, isHex(b[start - 1]) { start -= 1 }
+            if start > i, b[start - 1] == UInt8(ascii: "-") { start -= 1 }
+            var found: Range<Int>?
+            for candidate in start...d {
+                if let end = token(in: b, at: candidate) { found = candidate..<end; break }
+            }
+            guard let token = found else { i = d + 1; continue }
             if ranges.count == maxArguments - 1 {
-                ranges.append(i..<b.count)
+                ranges.append(token.lowerBound..<b.count)
                 return
             }
-            ranges.append(i..<end)
-            i = end
+            ranges.append(token)
+            i = token.upperBound
         }
     }
 
@@ -96,7 +108,7 @@ package struct MessageTemplate: Equatable, Sendable {
 
     /// The end of the number that starts at `start`, or nil when none starts there. One
     /// starts only where the byte before it could not have continued one.
-    private static func token(in b: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    static func token(in b: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         if start > 0, isHex(b[start - 1]) { return nil }
         var i = start
         if b[i] == UInt8(ascii: "-") {
