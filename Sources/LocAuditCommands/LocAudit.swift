@@ -36,7 +36,7 @@ public struct LocAudit: ParsableCommand {
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
-                      RunCommand.self, PruneCommand.self, StatsCommand.self]
+                      RunCommand.self, PruneCommand.self, StatsCommand.self, WatchCommand.self]
     )
 
     public init() {}

@@ -116,7 +116,7 @@ package enum NoteKind: String, CaseIterable, Sendable {
 /// container's record prefix, filters candidates cheaply, and recognises them with
 /// the catalog. One instance per file; not thread-safe.
 package final class RecordParser {
-    static let maxLineBytes = 16 << 20
+    package static let maxLineBytes = 16 << 20
     static let maxMessageBytes = 64 << 10
 
     package let container: Container
@@ -287,6 +287,31 @@ package final class RecordParser {
         }
         if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us + Int64(lastMicros) }
         if let local = lastLocalUS { counts.lastUS = LocalTime.utc(localUS: local, zone: zone).us }
+    }
+
+    // MARK: A live stream (`locaudit watch`)
+
+    /// Lines read so far (the number of the last one).
+    package var linesSoFar: Int { lineNumber }
+
+    /// Continues the numbering of a stream resumed after `lines` lines (a restart of `watch`).
+    package func resume(afterLine lines: Int) {
+        lineNumber = lines
+        counts.linesRead = lines
+    }
+
+    /// The earliest line read but not yet handed on, and its time: a text record waiting for
+    /// its continuation lines, or an app-state change waiting for its repeats (`Transitions`).
+    package var oldestHeld: (line: Int, timeUS: Int64)? {
+        var oldest = transitions.oldestHeld
+        if let p = pending, oldest.map({ p.line < $0.line }) ?? true { oldest = (p.line, p.timeUS) }
+        return oldest
+    }
+
+    /// The stream is quiet: the record waiting for continuation lines is whole (a live log
+    /// writes a record at once). App-state changes still wait for their window.
+    package func settle() throws {
+        try emitPending()
     }
 
     private func holdBackLastLine() {
