@@ -103,7 +103,8 @@ public final class Watch {
                 guard let settled = flushed.settledUS, !pending.isEmpty else { return }
                 let (found, replayed) = try liveFindings(Array(pending.values), settledUS: settled, skipping: printed)
                 sessions = max(sessions, replayed)
-                pending = [:]
+                // Apps with lines after the settled time are audited again at the next flush.
+                if settled >= flushed.latestUS ?? settled { pending = [:] }
                 for f in found where printed.insert(f.fingerprint).inserted {
                     try note(.finding(f))
                 }

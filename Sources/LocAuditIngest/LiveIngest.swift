@@ -167,6 +167,8 @@ package struct LiveFlush {
     /// The time up to which the stored events are final: no line read later than them can
     /// still be stored with an earlier time (nil: no event yet).
     package var settledUS: Int64?
+    /// The latest time of an event stored.
+    package var latestUS: Int64?
     /// Bytes of a partial last line held back at the end.
     package var heldBack = 0
     /// Events stored in this source so far, and lines read.
@@ -242,8 +244,9 @@ private final class Segment {
         sourceId = id
         let written = try LiveSourceRow.written(source: id, afterId: lastEventId, in: db)
         lastEventId = written.lastId
-        let settled = held.map { $0.timeUS - 1 } ?? times.lastUS
-        return LiveFlush(groups: written.groups, settledUS: settled.map { min($0, times.lastUS ?? $0) }, events: events)
+        let settled = held?.timeUS.map { $0 - 1 } ?? times.lastUS
+        return LiveFlush(groups: written.groups, settledUS: settled.map { min($0, times.lastUS ?? $0) },
+                         latestUS: times.lastUS, events: events)
     }
 }
 

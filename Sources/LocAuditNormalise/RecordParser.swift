@@ -300,11 +300,14 @@ package final class RecordParser {
         counts.linesRead = lines
     }
 
-    /// The earliest line read but not yet handed on, and its time: a text record waiting for
-    /// its continuation lines, or an app-state change waiting for its repeats (`Transitions`).
-    package var oldestHeld: (line: Int, timeUS: Int64)? {
-        var oldest = transitions.oldestHeld
-        if let p = pending, oldest.map({ p.line < $0.line }) ?? true { oldest = (p.line, p.timeUS) }
+    /// The earliest line read but not yet handed on (a text record waiting for its
+    /// continuation lines, or an app-state change waiting for its repeats: `Transitions`),
+    /// and the earliest time of an app-state change held (a record's time is only final
+    /// once it is handed on; it comes after the events before it in the file).
+    package var oldestHeld: (line: Int, timeUS: Int64?)? {
+        let held = transitions.oldestHeld
+        var oldest: (line: Int, timeUS: Int64?)? = held.map { ($0.line, $0.timeUS) }
+        if let p = pending, oldest.map({ p.line < $0.line }) ?? true { oldest = (p.line, held?.timeUS) }
         return oldest
     }
 

@@ -175,6 +175,95 @@ struct WatchTests {
         // The second watch reports on everything stored of the device, as a batch audit would.
         #expect(WatchTests.findings(in: second.stdout) == WatchTests.findings(in: batch.stdout))
     }
+
+    static func sampleLines(_ name: String) throws -> [String] {
+        try String(contentsOf: samples.appendingPathComponent("audit/\(name).log"), encoding: .utf8)
+            .split(separator: "\n").map { String($0) + "\n" }
+    }
+
+    @Test("--follow reads a file as it grows, across rotation and truncation; SIGINT ends it with the reports and the audit's exit code")
+    func followRotationTruncation() throws {
+        let ws = try Workspace()
+        let lines = try WatchTests.sampleLines("allow-once-persisting")
+        let info = WatchTests.samples.appendingPathComponent("audit/allow-once-persisting.ideviceinfo.txt").path
+        let db = ws.dir.appendingPathComponent("live.sqlite").path
+        let log = ws.dir.appendingPathComponent("device.log")
+        try ws.write("device.log", lines[..<8].joined())
+        let watch = try LiveWatch(["--db", db, "--device-info", info, "--follow", "--report", "junit:junit.xml", log.path], directory: ws.dir)
+        func events() -> Int { (try? WatchTests.count(db, "SELECT count(*) FROM events")) ?? 0 }
+        #expect(watch.wait(upTo: 10) { events() > 0 }, "the first file's events are stored while it is followed: \(watch.errors)")
+        let first = events()
+        // Rotation: the file moves away, a new one takes its name.
+        try FileManager.default.moveItem(at: log, to: ws.dir.appendingPathComponent("device.log.1"))
+        try ws.write("device.log", lines[8..<15].joined())
+        #expect(watch.wait(upTo: 10) { events() > first }, "the new file after the rotation is read: \(watch.errors)")
+        #expect(watch.wait(upTo: 10) { watch.errors.contains("rotated or truncated") })
+        let second = events()
+        // Truncation: the same file starts again from nothing.
+        let handle = try FileHandle(forWritingTo: log)
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        #expect(watch.wait(upTo: 10) { watch.errors.components(separatedBy: "rotated or truncated").count == 3 }, "\(watch.errors)")
+        let appended = try FileHandle(forWritingTo: log)
+        try appended.seekToEnd()
+        appended.write(Data(lines[15...].joined().utf8))
+        try appended.close()
+        #expect(watch.wait(upTo: 10) { events() > second })
+        #expect(watch.wait(upTo: 10) { watch.output.contains("allow-once-persisting [live]") }, "the finding decided in the next session, live: \(watch.output)\(watch.errors)")
+        watch.process.interrupt()
+        #expect(watch.exit() == 1, "a high finding fails the watch: \(watch.output)\(watch.errors)")
+        #expect(watch.output.contains("watch ended (SIGINT)"))
+        #expect(FileManager.default.fileExists(atPath: ws.dir.appendingPathComponent("junit.xml").path))
+        // The same events and findings as a batch ingest of the three parts as one log.
+        let batchDB = ws.dir.appendingPathComponent("batch.sqlite").path
+        let whole = try ws.write("whole/device.log", lines.joined())
+        #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, "--device-info", info, whole]).status == 0)
+        let timeline = "SELECT group_concat(kind || ':' || time_us, ',') FROM (SELECT kind, time_us FROM events ORDER BY time_us, kind)"
+        #expect(try ws.rowsText(db, timeline) == ws.rowsText(batchDB, timeline))
+        let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
+        #expect(WatchTests.findings(in: watch.output) == WatchTests.findings(in: batch.stdout))
+    }
+
+    @Test("--until-idle, --for and SIGTERM end a watch whose input stays open, each saying why")
+    func endConditions() throws {
+        let ws = try Workspace()
+        let lines = try WatchTests.sampleLines("delivery-without-authorization")
+        let info = WatchTests.samples.appendingPathComponent("audit/delivery-without-authorization.ideviceinfo.txt").path
+        for (arguments, reason) in [(["--until-idle", "1"], "--until-idle"), (["--for", "2s"], "--for"), ([], "SIGTERM")] {
+            let db = ws.dir.appendingPathComponent("\(reason).sqlite").path
+            let watch = try LiveWatch(["--db", db, "--device-info", info] + arguments, directory: ws.dir)
+            watch.write(lines.joined())
+            if reason == "SIGTERM" {
+                #expect(watch.wait(upTo: 10) { watch.output.contains("delivery-without-authorization") })
+                watch.process.terminate()
+            }
+            // Each ends by itself (the input is never closed): wait at most 20 s for it.
+            #expect(watch.wait(upTo: 20) { !watch.process.isRunning }, "\(reason) did not end the watch")
+            if watch.process.isRunning { watch.process.terminate() }
+            #expect(watch.exit() == 1, "\(reason): \(watch.errors)")
+            #expect(watch.output.contains("watch ended (\(reason))"), "\(watch.output)")
+            #expect(watch.output.contains("FAIL: 1 finding"), "\(watch.output)")
+            try watch.closeInput()
+        }
+    }
+
+    @Test("kill -9 in the middle of a watch leaves a consistent store: what was committed is whole, and a batch audit reads it")
+    func killNine() throws {
+        let ws = try Workspace()
+        let lines = try WatchTests.sampleLines("allow-once-persisting")
+        let info = WatchTests.samples.appendingPathComponent("audit/allow-once-persisting.ideviceinfo.txt").path
+        let db = ws.dir.appendingPathComponent("live.sqlite").path
+        let watch = try LiveWatch(["--db", db, "--device-info", info], directory: ws.dir)
+        watch.write(lines[..<15].joined())
+        #expect(watch.wait(upTo: 10) { (try? WatchTests.count(db, "SELECT count(*) FROM events")) ?? 0 > 0 })
+        kill(watch.process.processIdentifier, SIGKILL)
+        _ = watch.exit()
+        #expect(try ws.rowsText(db, "PRAGMA integrity_check") == "ok")
+        // The source row counts exactly the events stored under it: no half-written flush.
+        #expect(try WatchTests.count(db, "SELECT count(*) FROM sources s WHERE events != (SELECT count(*) FROM events e WHERE e.source_id = s.id)") == 0)
+        let audit = try run(locauditExecutable, ["audit", "--db", db])
+        #expect([0, 1, 3].contains(audit.status), "\(audit.stderr)")
+    }
 }
 
 extension Workspace {
