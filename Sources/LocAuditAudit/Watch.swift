@@ -136,7 +136,8 @@ public final class Watch {
                     let flushed = try live.finish()
                     try audit(flushed)
                     if flushed.heldBack > 0 {
-                        try note(.notice("a last line without its newline (\(flushed.heldBack) bytes) was held back: a restart on the same file reads it once it is whole."))
+                        try note(.notice("a last line without its newline (\(flushed.heldBack) bytes) was held back, not stored: "
+                            + (options.input.path == "-" ? "the stream ended inside it." : "a restart on the same file reads it once it is whole.")))
                     }
                     return (ended, live.sources)
                 }

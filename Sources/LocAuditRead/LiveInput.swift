@@ -24,6 +24,10 @@ package final class LiveInput: Sendable {
 
     private let items = Locked<[Item]>([])
     private let arrived = DispatchSemaphore(value: 0)
+    /// Blocks of bytes the reader may hold before the caller takes them: a stream faster than
+    /// the caller waits in the pipe or the file, not in memory (4 MiB).
+    private let room = DispatchSemaphore(value: LiveInput.blocksHeld)
+    static let blocksHeld = 64
     /// How often a followed file is looked at once it has been read to its end.
     package static let pollSeconds = 0.1
     static let readSize = 1 << 16
@@ -53,6 +57,7 @@ package final class LiveInput: Sendable {
         if taken.isEmpty, arrived.wait(timeout: deadline) == .success {
             taken = items.withLock { items in defer { items = [] }; return items }
         }
+        for case .bytes in taken { room.signal() }
         return taken
     }
 
@@ -60,6 +65,7 @@ package final class LiveInput: Sendable {
     package func wake() { arrived.signal() }
 
     private func put(_ item: Item) {
+        if case .bytes = item { room.wait() }
         items.withLock { $0.append(item) }
         arrived.signal()
     }

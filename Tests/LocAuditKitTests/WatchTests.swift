@@ -264,6 +264,23 @@ struct WatchTests {
         let audit = try run(locauditExecutable, ["audit", "--db", db])
         #expect([0, 1, 3].contains(audit.status), "\(audit.stderr)")
     }
+
+    @Test("on a terminal the watch shows a status line on stderr, cleared before the end; off a terminal none, and never in the findings")
+    func statusLine() throws {
+        let ws = try Workspace()
+        let sample = WatchTests.samples.appendingPathComponent("audit/delivery-without-authorization.log").path
+        let info = WatchTests.samples.appendingPathComponent("audit/delivery-without-authorization.ideviceinfo.txt").path
+        let onTerminal = try runOnTerminal(locauditExecutable, ["watch", "--db", ws.dir.appendingPathComponent("a.sqlite").path, "--device-info", info, sample])
+        #expect(onTerminal.status == 1)
+        #expect(onTerminal.terminal.contains("watching: "), "\(onTerminal.terminal.debugDescription)")
+        #expect(onTerminal.terminal.contains(" events, ") && onTerminal.terminal.contains(" findings"))
+        #expect(onTerminal.terminal.hasSuffix("\r\u{1B}[2K"), "the status line is not cleared at the end")
+        #expect(onTerminal.stdout.contains("delivery-without-authorization [live]"))
+        #expect(!onTerminal.stdout.contains("\r") && !onTerminal.stdout.contains("watching: "), "the status went to standard output")
+        let offTerminal = try run(locauditExecutable, ["watch", "--db", ws.dir.appendingPathComponent("b.sqlite").path, "--device-info", info, sample])
+        #expect(offTerminal.status == 1)
+        #expect(!offTerminal.stderr.contains("watching: ") && !offTerminal.stderr.contains("\r"), "\(offTerminal.stderr.debugDescription)")
+    }
 }
 
 extension Workspace {
