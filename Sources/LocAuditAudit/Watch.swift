@@ -22,6 +22,12 @@ public struct WatchOptions: Sendable {
     public init() {}
 }
 
+/// The input cannot be read (a missing file, a log of no known kind): exit 3, nothing to read.
+public struct WatchError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public var exitCode: Int32 { 3 }
+}
+
 /// Why a watch ended.
 public enum WatchEnd: String, Sendable {
     case endOfInput = "end of input"
@@ -77,6 +83,18 @@ public final class Watch {
 
     /// Runs until the input ends, a signal, `untilIdle` or `duration`; `note` gets what to show.
     public func run(_ note: (WatchNote) throws -> Void) throws -> WatchResult {
+        let name = options.input.path == "-" ? "standard input" : options.input.path
+        if options.input.path != "-", !options.follow, !FileManager.default.isReadableFile(atPath: options.input.path) {
+            throw WatchError(description: "\(name): no such file, or not readable. Check the path (--follow waits for a file to appear).")
+        }
+        do {
+            return try watch(note)
+        } catch let error as IngestError {
+            throw WatchError(description: "\(name): \(error.description) What was stored before stays; a restart on the same file continues after it.")
+        }
+    }
+
+    private func watch(_ note: (WatchNote) throws -> Void) throws -> WatchResult {
         let selected = options.audit.selectedRules
         let configuration = RuleRegistry.configurationRules.map { type(of: $0).description.identifier }.filter(selected.contains)
         let next = Watch.nextSessionRules.filter(selected.contains)

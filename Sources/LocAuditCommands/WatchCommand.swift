@@ -30,8 +30,9 @@ struct WatchCommand: ParsableCommand {
             a status line on stderr shows events, sessions and findings so far.
 
             Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage \
-            error, 3 insufficient evidence, 6 the store cannot be used, 7 a report or \
-            standard output could not be written.
+            error, 3 insufficient evidence, or nothing to read (a missing file, a log of no \
+            known kind: what was stored before stays), 6 the store cannot be used, 7 a \
+            report or standard output could not be written.
 
             EXAMPLES:
               # a CI step reads the device as the tests run:

@@ -281,6 +281,23 @@ struct WatchTests {
         #expect(offTerminal.status == 1)
         #expect(!offTerminal.stderr.contains("watching: ") && !offTerminal.stderr.contains("\r"), "\(offTerminal.stderr.debugDescription)")
     }
+
+    @Test("an input the watch cannot read is exit 3 with a sentence naming it and what to do, and stores nothing")
+    func unreadableInput() throws {
+        let ws = try Workspace()
+        let db = ws.dir.appendingPathComponent("bad.sqlite").path
+        let unknown = try run(locauditExecutable, ["watch", "--db", db], stdin: Array("hello world\nnot a log line\n".utf8))
+        #expect(unknown.status == 3, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("standard input: cannot tell which kind of log this is (line 1: \"hello world\")"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--format"))
+        #expect(try WatchTests.count(db, "SELECT count(*) FROM sources") == 0)
+        let missing = try run(locauditExecutable, ["watch", "--db", db, ws.dir.appendingPathComponent("nowhere.log").path])
+        #expect(missing.status == 3, "\(missing.stderr)")
+        #expect(missing.stderr.contains("nowhere.log: no such file, or not readable. Check the path"), "\(missing.stderr)")
+        for text in [unknown.stderr, missing.stderr] {
+            #expect(!text.contains("SQLite error") && !text.contains("Error Domain=") && !text.contains("NSCocoaErrorDomain"))
+        }
+    }
 }
 
 extension Workspace {
