@@ -298,6 +298,33 @@ struct WatchTests {
             #expect(!text.contains("SQLite error") && !text.contains("Error Domain=") && !text.contains("NSCocoaErrorDomain"))
         }
     }
+
+    @Test("kill -9 of a watch following a file that stops mid-record, then a restart: every line stored once, as a batch ingest stores them")
+    func killNineThenRestart() throws {
+        let ws = try Workspace()
+        let text = try WatchTests.sampleLines("temporary-precise-persisting").joined()
+        let info = WatchTests.samples.appendingPathComponent("audit/temporary-precise-persisting.ideviceinfo.txt").path
+        let db = ws.dir.appendingPathComponent("live.sqlite").path
+        let cut = text.utf8.count / 2
+        let log = try ws.write("device.log", Array(text.utf8.prefix(cut)))
+        let watch = try LiveWatch(["--db", db, "--device-info", info, "--follow", log], directory: ws.dir)
+        #expect(watch.wait(upTo: 10) { (try? WatchTests.count(db, "SELECT count(*) FROM events")) ?? 0 > 0 })
+        // Let a second flush pass so that the cut line has been looked at, then kill.
+        Thread.sleep(forTimeInterval: 1.2)
+        kill(watch.process.processIdentifier, SIGKILL)
+        _ = watch.exit()
+        try ws.write("device.log", text)
+        let restart = try run(locauditExecutable, ["watch", "--db", db, "--device-info", info, log])
+        #expect(restart.status == 1, "\(restart.stderr)")
+        let batchDB = ws.dir.appendingPathComponent("batch.sqlite").path
+        let whole = try ws.write("whole/device.log", text)
+        #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, "--device-info", info, whole]).status == 0)
+        let lines = "SELECT group_concat(line || ':' || kind || ':' || time_us, ',') FROM (SELECT line, kind, time_us FROM events ORDER BY line)"
+        #expect(try ws.rowsText(db, lines) == ws.rowsText(batchDB, lines))
+        #expect(try WatchTests.count(db, "SELECT count(*) FROM sources") == 1)
+        let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
+        #expect(WatchTests.findings(in: restart.stdout) == WatchTests.findings(in: batch.stdout))
+    }
 }
 
 extension Workspace {
