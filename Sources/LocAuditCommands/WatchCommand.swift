@@ -35,8 +35,8 @@ struct WatchCommand: ParsableCommand {
             report or standard output could not be written.
 
             EXAMPLES:
-              # a CI step reads the device as the tests run:
-              #   pymobiledevice3 syslog live | locaudit watch --fail-on high --for 20m
+              # in CI, while the tests run (README: Live, during a test run):
+              #   pymobiledevice3 syslog live | locaudit watch --os 17.5 --for 20m
               # the same with a log on a pipe, failing only on critical findings
               gzip -dc samples/logs/qa-iphone11-13-2026-11-20.log.gz | locaudit watch \\
                   --device-info samples/logs/qa-iphone11-13-2026-11-20.ideviceinfo.txt \\

@@ -71,6 +71,19 @@ struct WatchTests {
         return found.sorted()
     }
 
+    /// An idevicesyslog sample of November 2026 as `pymobiledevice3 syslog live` prints it.
+    static func pymobiledevice3(_ idevicesyslog: String) throws -> String {
+        let line = try Regex(#"^Nov +(\d+) (\d\d:\d\d:\d\d) \S+ ([^\[(]+)(?:\(([^)]*)\))?\[(\d+)\] <\w+>: (.*)$"#)
+        var out = ""
+        for text in idevicesyslog.split(separator: "\n") {
+            guard let m = try line.wholeMatch(in: String(text)) else { continue }
+            let day = m.output[1].substring!, time = m.output[2].substring!, process = m.output[3].substring!
+            let image = m.output[4].substring.map { "{\($0)}" } ?? "{}"
+            out += "2026-11-\(day.count == 1 ? "0" : "")\(day) \(time) \(process)\(image)[\(m.output[5].substring!)] <NOTICE>: \(m.output[6].substring!)\n"
+        }
+        return out
+    }
+
     static func count(_ database: String, _ sql: String) throws -> Int {
         try DatabaseQueue(path: database).read { try Int.fetchOne($0, sql: sql) ?? 0 }
     }
@@ -84,23 +97,31 @@ struct WatchTests {
             ("audit/allow-once-persisting.log", "audit/allow-once-persisting.ideviceinfo.txt"),
             ("audit/missing-usage-description.log", "audit/missing-usage-description.ideviceinfo.txt"),
             ("audit/delivery-after-termination.log", "audit/delivery-after-termination.ideviceinfo.txt"),
+            // pymobiledevice3 syslog live, as CI pipes it (written below from the idevicesyslog sample).
+            ("audit/allow-once-persisting.pymobiledevice3.log", "audit/allow-once-persisting.ideviceinfo.txt"),
+            ("audit/direct-always-grant.pymobiledevice3.log", "audit/direct-always-grant.ideviceinfo.txt"),
         ]
         var compared = 0
         for (i, (log, info)) in logs.enumerated() {
-            let path = WatchTests.samples.appendingPathComponent(log).path
+            var path = WatchTests.samples.appendingPathComponent(log).path
+            if log.hasSuffix(".pymobiledevice3.log") {
+                let source = WatchTests.samples.appendingPathComponent(log.replacingOccurrences(of: ".pymobiledevice3", with: ""))
+                path = try ws.write("pymobiledevice3-\(i).log", WatchTests.pymobiledevice3(try String(contentsOf: source, encoding: .utf8)))
+            }
             let batchDB = ws.dir.appendingPathComponent("batch\(i).sqlite").path
             let watchDB = ws.dir.appendingPathComponent("watch\(i).sqlite").path
             for db in [batchDB, watchDB] {
                 #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", db, WatchTests.samples.appendingPathComponent("apps").path]).status == 0)
             }
-            #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, path]).status == 0)
+            let device = WatchTests.samples.appendingPathComponent(info).path
+            #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, "--device-info", device, path]).status == 0)
             let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
             var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             if log.hasSuffix(".gz") {
                 let inflate = try run("/bin/sh", ["-c", "gzip -dc '\(path)'"])
                 bytes = Array(inflate.stdout.utf8)
             }
-            let watch = try run(locauditExecutable, ["watch", "--db", watchDB, "--device-info", WatchTests.samples.appendingPathComponent(info).path],
+            let watch = try run(locauditExecutable, ["watch", "--db", watchDB, "--device-info", device],
                                 stdin: bytes)
             let batchFindings = WatchTests.findings(in: batch.stdout)
             #expect(!batchFindings.isEmpty, "\(log): the sample is made to break a rule")
