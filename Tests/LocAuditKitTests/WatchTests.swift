@@ -214,6 +214,10 @@ struct WatchTests {
         func events() -> Int { (try? WatchTests.count(db, "SELECT count(*) FROM events")) ?? 0 }
         #expect(watch.wait(upTo: 10) { events() > 0 }, "the first file's events are stored while it is followed: \(watch.errors)")
         let first = events()
+        // `locaudit query` reads them while the watch runs (and holds its connection).
+        let query = try run(locauditExecutable, ["query", "--db", db, "--sql", "SELECT count(*) AS events FROM events", "--format", "csv"])
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(Int(query.stdout.split(whereSeparator: \.isNewline).last.map(String.init) ?? "") ?? 0 >= first, "\(query.stdout.debugDescription)")
         // Rotation: the file moves away, a new one takes its name.
         try FileManager.default.moveItem(at: log, to: ws.dir.appendingPathComponent("device.log.1"))
         try ws.write("device.log", lines[8..<15].joined())
