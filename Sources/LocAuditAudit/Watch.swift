@@ -169,6 +169,10 @@ public final class Watch {
         }
         // The end: every session closed, the configuration rules, the run recorded, as `audit` does,
         // of the device the watch read (of the whole store when it read several, or none).
+        guard !written.isEmpty else {
+            let name = options.input.path == "-" ? "standard input" : options.input.path
+            throw WatchError(description: "\(name): the watch ended (\(end.rawValue)) before a whole line was read; nothing to audit.")
+        }
         var audit = options.audit
         let watched = try connection.read { db in Set(try written.compactMap { try LiveSourceRow.device(of: $0, in: db) }) }
         if watched.count == 1 { audit.device = watched.first }

@@ -41,8 +41,6 @@ package final class LiveIngest {
     private var resumedHash: RunningHash?
     /// Every source this watch wrote into, in order.
     package private(set) var sources: [Int64] = []
-    /// Bytes of whole lines read, across files.
-    package private(set) var linesRead = 0
 
     /// Detection reads up to this much before it gives up.
     static let headBytes = 64 * 1024
@@ -156,7 +154,6 @@ package final class LiveIngest {
 
     private func note(_ segment: Segment) {
         if let id = segment.sourceId, sources.last != id { sources.append(id) }
-        linesRead = segment.parser.linesSoFar
     }
 }
 
@@ -210,7 +207,7 @@ private final class Segment {
             base = resumed.counts
             base.linesRead = 0
             sourceId = resumed.id
-            lastEventId = try Int64.fetchOne(db, sql: "SELECT max(id) FROM events") ?? 0
+            lastEventId = try LiveSourceRow.lastEventId(in: db)
         }
         boundaries = [(parser.linesSoFar, offset, self.hash)]
     }

@@ -319,7 +319,10 @@ struct WatchTests {
         let missing = try run(locauditExecutable, ["watch", "--db", db, ws.dir.appendingPathComponent("nowhere.log").path])
         #expect(missing.status == 3, "\(missing.stderr)")
         #expect(missing.stderr.contains("nowhere.log: no such file, or not readable. Check the path"), "\(missing.stderr)")
-        for text in [unknown.stderr, missing.stderr] {
+        let empty = try run(locauditExecutable, ["watch", "--db", db], stdin: Array("no newline yet".utf8))
+        #expect(empty.status == 3, "\(empty.stderr)")
+        #expect(empty.stderr.contains("standard input: the watch ended (end of input) before a whole line was read"), "\(empty.stderr)")
+        for text in [unknown.stderr, missing.stderr, empty.stderr] {
             #expect(!text.contains("SQLite error") && !text.contains("Error Domain=") && !text.contains("NSCocoaErrorDomain"))
         }
     }
