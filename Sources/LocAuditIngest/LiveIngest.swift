@@ -107,8 +107,9 @@ package final class LiveIngest {
             device = device.filling(from: DeviceFacts.parse(ideviceinfo: text))
         }
         var parse = options.parse
-        // A live log's year-less stamps are of now; its zone-less ones of the device's zone.
-        parse.fileDate = parse.fileDate ?? Date()
+        // Year-less stamps: of the day a file's name gives (as ingest reads it), else of now;
+        // zone-less ones of the device's zone.
+        parse.fileDate = parse.fileDate ?? (options.path == "-" ? nil : FileIngest.dateInName(options.path)) ?? Date()
         parse.zone = parse.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
         if container == .console, parse.date == nil { parse.date = FileIngest.civilDateInName(options.path) }
         let segment = try Segment(db: db, path: options.path, container: container, device: device, parse: parse,

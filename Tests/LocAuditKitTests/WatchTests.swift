@@ -116,13 +116,16 @@ struct WatchTests {
             let device = WatchTests.samples.appendingPathComponent(info).path
             #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, "--device-info", device, path]).status == 0)
             let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
-            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let watch: (status: Int32, stdout: String, stderr: String)
             if log.hasSuffix(".gz") {
+                // A file, read as it stands: its year-less stamps take the year its name gives, as ingest's do.
                 let inflate = try run("/bin/sh", ["-c", "gzip -dc '\(path)'"])
-                bytes = Array(inflate.stdout.utf8)
+                let plain = try ws.write("plain/" + URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, inflate.stdout)
+                watch = try run(locauditExecutable, ["watch", "--db", watchDB, "--device-info", device, plain])
+            } else {
+                watch = try run(locauditExecutable, ["watch", "--db", watchDB, "--device-info", device],
+                                stdin: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             }
-            let watch = try run(locauditExecutable, ["watch", "--db", watchDB, "--device-info", device],
-                                stdin: bytes)
             let batchFindings = WatchTests.findings(in: batch.stdout)
             #expect(!batchFindings.isEmpty, "\(log): the sample is made to break a rule")
             #expect(WatchTests.findings(in: watch.stdout) == batchFindings, "\(log)\n\(watch.stdout)\n\(watch.stderr)")
@@ -352,6 +355,29 @@ struct WatchTests {
         #expect(try WatchTests.count(db, "SELECT count(*) FROM sources") == 1)
         let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
         #expect(WatchTests.findings(in: restart.stdout) == WatchTests.findings(in: batch.stdout))
+    }
+
+    @Test("a generated day of one device (noise, multi-line records, five apps, anomalies) gives the watch the batch audit's findings")
+    func generatedFleetEquivalence() throws {
+        let ws = try Workspace()
+        let fleet = ws.dir.appendingPathComponent("fleet").path
+        try generateFleet(into: fleet, devices: 1, size: "3M", date: "2026-11-20", seed: 7)
+        let gz = try #require(listing(fleet).first { $0.hasSuffix(".log.gz") })
+        let name = String(gz.dropLast(3))
+        let inflate = try run("/bin/sh", ["-c", "gzip -dc '\(fleet)/\(gz)'"])
+        let log = try ws.write("live/\(name)", inflate.stdout)
+        let info = fleet + "/" + name.replacingOccurrences(of: ".log", with: ".ideviceinfo.txt")
+        let batchDB = ws.dir.appendingPathComponent("batch.sqlite").path, watchDB = ws.dir.appendingPathComponent("watch.sqlite").path
+        for db in [batchDB, watchDB] {
+            #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", db, fleet + "/apps"]).status == 0)
+        }
+        #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, "--device-info", info, fleet + "/" + gz]).status == 0)
+        let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
+        let watch = try run(locauditExecutable, ["watch", "--db", watchDB, "--device-info", info, log])
+        #expect(!WatchTests.findings(in: batch.stdout).isEmpty, "the generator puts anomalies in about 4% of sessions")
+        #expect(WatchTests.findings(in: watch.stdout) == WatchTests.findings(in: batch.stdout), "\(watch.stdout)\n\(watch.stderr)")
+        #expect(watch.status == batch.status)
+        #expect(try WatchTests.count(watchDB, "SELECT count(*) FROM events") == WatchTests.count(batchDB, "SELECT count(*) FROM events"))
     }
 }
 
