@@ -128,12 +128,15 @@ package final class EventWriter: ParseSink {
     /// The source row is provisional until `commit` gives it its final values.
     private func begin() throws {
         try db.beginTransaction(.immediate)
-        if sourceId == nil { try db.execute(sql: """
-            INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
-                device_id, zone_assumed, lines_read, events, skipped, notes, ingested_at)
-            VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
-            """, arguments: ["pending:\(UUID().uuidString)"])
-        sourceId = db.lastInsertedRowID }
+        // A live source's later transactions go on in its row.
+        if sourceId == nil {
+            try db.execute(sql: """
+                INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
+                    device_id, zone_assumed, lines_read, events, skipped, notes, ingested_at)
+                VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
+                """, arguments: ["pending:\(UUID().uuidString)"])
+            sourceId = db.lastInsertedRowID
+        }
         insert = try insert ?? db.makeStatement(sql: """
             INSERT OR IGNORE INTO events (\(EventWriter.columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: EventWriter.columns.count).joined(separator: ", ")))
