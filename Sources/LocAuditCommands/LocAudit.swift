@@ -36,7 +36,7 @@ public struct LocAudit: ParsableCommand {
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
-                      RunCommand.self, PruneCommand.self, StatsCommand.self]
+                      RunCommand.self, PruneCommand.self, StatsCommand.self, WatchCommand.self]
     )
 
     public init() {}
@@ -95,6 +95,7 @@ protocol ToldFailure: Error, CustomStringConvertible {
 extension StoreError: ToldFailure {}
 extension AuditError: ToldFailure {}
 extension RunError: ToldFailure {}
+extension WatchError: ToldFailure {}
 /// A catalog that cannot be used is a usage error, for `ingest` and `run` alike.
 extension CatalogError: ToldFailure { var exitCode: Int32 { 2 } }
 /// A query that cannot run exits 1.

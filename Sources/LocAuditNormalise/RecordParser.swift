@@ -116,7 +116,7 @@ package enum NoteKind: String, CaseIterable, Sendable {
 /// container's record prefix, filters candidates cheaply, and recognises them with
 /// the catalog. One instance per file; not thread-safe.
 package final class RecordParser {
-    static let maxLineBytes = 16 << 20
+    package static let maxLineBytes = 16 << 20
     static let maxMessageBytes = 64 << 10
 
     package let container: Container
@@ -287,6 +287,34 @@ package final class RecordParser {
         }
         if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us + Int64(lastMicros) }
         if let local = lastLocalUS { counts.lastUS = LocalTime.utc(localUS: local, zone: zone).us }
+    }
+
+    // MARK: A live stream (`locaudit watch`)
+
+    /// Lines read so far (the number of the last one).
+    package var linesSoFar: Int { lineNumber }
+
+    /// Continues the numbering of a stream resumed after `lines` lines (a restart of `watch`).
+    package func resume(afterLine lines: Int) {
+        lineNumber = lines
+        counts.linesRead = lines
+    }
+
+    /// The earliest line read but not yet handed on (a text record waiting for its
+    /// continuation lines, or an app-state change waiting for its repeats: `Transitions`),
+    /// and the earliest time of an app-state change held (a record's time is only final
+    /// once it is handed on; it comes after the events before it in the file).
+    package var oldestHeld: (line: Int, timeUS: Int64?)? {
+        let held = transitions.oldestHeld
+        var oldest: (line: Int, timeUS: Int64?)? = held.map { ($0.line, $0.timeUS) }
+        if let p = pending, oldest.map({ p.line < $0.line }) ?? true { oldest = (p.line, held?.timeUS) }
+        return oldest
+    }
+
+    /// The stream is quiet: the record waiting for continuation lines is whole (a live log
+    /// writes a record at once). App-state changes still wait for their window.
+    package func settle() throws {
+        try emitPending()
     }
 
     private func holdBackLastLine() {

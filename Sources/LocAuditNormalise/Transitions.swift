@@ -72,6 +72,11 @@ struct Transitions {
         }
     }
 
+    /// The earliest event held, by line.
+    var oldestHeld: (line: Int, timeUS: Int64)? {
+        tracks.values.compactMap(\.held).min { $0.line < $1.line }.map { ($0.line, $0.timeUS) }
+    }
+
     /// Emits every event still held, in file order.
     mutating func finish(_ emit: (ParsedEvent) throws -> Void) throws {
         for held in tracks.values.compactMap(\.held).sorted(by: { $0.line < $1.line }) { try emit(held) }

@@ -16,17 +16,36 @@ public enum TextReporter {
             for app in byApp.keys.sorted() {
                 out += "  \(paint.bold(ReportText.oneLine(app)))\n"
                 for f in byApp[app]!.sorted(by: Finding.reportOrder) {
-                    let tag = ReportText.change(f, in: report)
-                    var place = f.sessionStart.map { "session pid \(f.pid.map(String.init) ?? "-") from \($0)" } ?? "configuration"
-                    if let os = f.osVersion { place += ", iOS \(os)" }
-                    out += "    \(paint.severity(f.severity)) \(f.rule) [\(tag)] \(place)\n"
-                    out += "      \(f.time): \(ReportText.oneLine(f.message))\n"
-                    out += "      evidence: \(f.evidence.prefix(6).map { ReportText.oneLine($0.text) }.joined(separator: ", "))"
-                    if f.evidence.count > 6 { out += " and \(f.evidence.count - 6) more" }
-                    out += "\n"
+                    out += finding(f, tag: ReportText.change(f, in: report), paint: paint)
                 }
             }
         }
+        return out + closing(report, paint: paint)
+    }
+
+    /// One finding: severity, rule, tag and place; its time and message; its evidence.
+    /// `locaudit watch` prints each as it is decided.
+    public static func finding(_ f: Finding, tag: String, color: Bool) -> String {
+        finding(f, tag: tag, paint: Paint(enabled: color))
+    }
+
+    static func finding(_ f: Finding, tag: String, paint: Paint) -> String {
+        var place = f.sessionStart.map { "session pid \(f.pid.map(String.init) ?? "-") from \($0)" } ?? "configuration"
+        if let os = f.osVersion { place += ", iOS \(os)" }
+        var out = "    \(paint.severity(f.severity)) \(f.rule) [\(tag)] \(place)\n"
+        out += "      \(f.time): \(ReportText.oneLine(f.message))\n"
+        out += "      evidence: \(f.evidence.prefix(6).map { ReportText.oneLine($0.text) }.joined(separator: ", "))"
+        if f.evidence.count > 6 { out += " and \(f.evidence.count - 6) more" }
+        return out + "\n"
+    }
+
+    /// What follows the findings: resolved ones, what changed, coverage, the verdict.
+    public static func closing(_ report: AuditReport, color: Bool) -> String {
+        closing(report, paint: Paint(enabled: color))
+    }
+
+    static func closing(_ report: AuditReport, paint: Paint) -> String {
+        var out = ""
         if !report.resolved.isEmpty {
             out += "\nResolved since the previous run:\n"
             for f in report.resolved {

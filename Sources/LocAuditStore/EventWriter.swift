@@ -50,10 +50,21 @@ package final class EventWriter: ParseSink {
     /// The budget of each of several files read at once.
     package static let sharedBudgetBytes = 16 << 20
 
-    package init(db: Database, device: DeviceFacts, budgetBytes: Int) throws {
+    /// A live source (`locaudit watch`): one row that grows, committed about once a second
+    /// (`commit` again after more events), not reconciled with zoned exports (its commits
+    /// would shift its earlier lines again).
+    private let live: Bool
+
+    /// `continuing`: a live source's row already stored (a restart), with its counts so far.
+    package init(db: Database, device: DeviceFacts, budgetBytes: Int, live: Bool = false,
+                 continuing: (sourceId: Int64, events: Int, duplicates: Int)? = nil) throws {
         self.db = db
         self.device = device
         self.budgetBytes = budgetBytes
+        self.live = live
+        if let continuing {
+            (sourceId, stored, duplicates) = continuing
+        }
         var executables: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT executable, bundle_id FROM apps WHERE executable IS NOT NULL ORDER BY bundle_id DESC") {
             executables[row["executable"]] = row["bundle_id"]
@@ -83,7 +94,7 @@ package final class EventWriter: ParseSink {
             e.event[.bundleId] = .text(bundle)
             e.bundleVia = .executable
         }
-        if sourceId != nil {
+        if sourceId != nil, db.isInsideTransaction {
             try write(e)
             return
         }
@@ -135,15 +146,20 @@ package final class EventWriter: ParseSink {
     /// The source row is provisional until `commit` gives it its final values.
     private func begin() throws {
         try db.beginTransaction(.immediate)
-        try db.execute(sql: """
-            INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
-                device_id, zone_assumed, lines_read, events, skipped, notes, ingested_at)
-            VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
-            """, arguments: ["pending:\(UUID().uuidString)"])
-        sourceId = db.lastInsertedRowID
+        // A live source's later transactions go on in its row.
+        if sourceId == nil {
+            try db.execute(sql: """
+                INSERT INTO sources (path, file_sha256, content_sha256, size, content_size, gzip_members, container,
+                    device_id, zone_assumed, lines_read, events, skipped, notes, ingested_at)
+                VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
+                """, arguments: ["pending:\(UUID().uuidString)"])
+            sourceId = db.lastInsertedRowID
+        }
+        // What the caches hold is good for this transaction only.
         names = try EventNames(db)
         messages = try MessageWriter(db)
-        insert = try db.makeStatement(sql: """
+        deviceRef = nil
+        insert = try insert ?? db.makeStatement(sql: """
             INSERT OR IGNORE INTO event_rows (\(EventWriter.columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: EventWriter.columns.count).joined(separator: ", ")))
             """)
@@ -207,7 +223,7 @@ package final class EventWriter: ParseSink {
         var facts = given
         facts.device = device
         do {
-            if sourceId == nil { try begin() }
+            if sourceId == nil || !db.isInsideTransaction { try begin() }
             if let existing = try String.fetchOne(db, sql: "SELECT path FROM sources WHERE content_sha256 = ? AND id != ?",
                                                   arguments: [facts.contentSHA256, sourceId]) {
                 try db.rollback()
@@ -217,7 +233,7 @@ package final class EventWriter: ParseSink {
             try alsoWrite(db)
             var c = facts.counts
             var zone = ZoneReconciler.Outcome()
-            if facts.container.isLog {
+            if facts.container.isLog, !live {
                 zone = try ZoneReconciler.reconcile(source: sourceId!, path: facts.path, device: deviceId, zoneAssumed: c.zoneAssumed,
                                                     first: c.firstUS, last: c.lastUS, in: db)
                 stored -= zone.duplicates

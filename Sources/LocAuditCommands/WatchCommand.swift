@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import LocAuditAudit
+import LocAuditIngest
+import LocAuditModel
+import LocAuditNormalise
+import LocAuditRead
+import LocAuditReport
+import LocAuditStore
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Audit a live device log while the tests run.",
+        usage: "locaudit watch [<options>] [--follow] [<path>]",
+        discussion: """
+            Reads a live log (pymobiledevice3 syslog live, idevicesyslog, log stream --style \
+            ndjson, ...) from standard input, or from PATH (with --follow: as it grows, like \
+            tail -F, across rotation and truncation). Events are stored about once a second, \
+            so `locaudit query` sees them while the watch runs. Each finding is printed on \
+            standard output as soon as the line that decides it is stored, in the audit's \
+            text format; the first lines say which rules wait for the app's next session and \
+            which for the end of the watch (configuration rules). A partial last line waits \
+            for its newline. A restart on the same file continues where the last one stopped.
+
+            The watch ends at the end of the input, on SIGINT or SIGTERM, after --until-idle \
+            seconds without a byte, or after --for; then it audits what it stored as \
+            `locaudit audit` does (the same findings: those decided only then are printed \
+            too), writes the --report files and exits with the audit's codes. On a terminal, \
+            a status line on stderr shows events, sessions and findings so far.
+
+            Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage \
+            error, 3 insufficient evidence, or nothing to read (a missing file, a log of no \
+            known kind: what was stored before stays), 6 the store cannot be used, 7 a \
+            report or standard output could not be written.
+
+            EXAMPLES:
+              # in CI, while the tests run (README: Live, during a test run):
+              #   pymobiledevice3 syslog live | locaudit watch --os 17.5 --for 20m
+              # the same with a log on a pipe, failing only on critical findings
+              gzip -dc samples/logs/qa-iphone11-13-2026-11-20.log.gz | locaudit watch \\
+                  --device-info samples/logs/qa-iphone11-13-2026-11-20.ideviceinfo.txt \\
+                  --fail-on critical --for 20m
+              # a file as it grows, ended by 2 idle seconds, with a JUnit report
+              locaudit watch --follow --until-idle 2 --fail-on critical \\
+                  --report junit:junit.xml samples/logs/qa-iphone14pro-17-2026-11-20.log
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("ideviceinfo output of the device.", valueName: "file"))
+    var deviceInfo: String?
+
+    @Option(help: ArgumentHelp("Device identifier (UDID or name) of the log.", valueName: "id"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("iOS version of the device, e.g. 17.5.1.", valueName: "version"))
+    var os: String?
+
+    @Option(help: ArgumentHelp("Time zone of logs without zones, e.g. Europe/Paris (pymobiledevice3 prints the computer's local time).", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("Container, instead of detecting it.", valueName: "name"))
+    var format: Container?
+
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
+    var failOn: Severity = .high
+
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "A report written at the end, FORMAT:PATH (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable.",
+        valueName: "format:path"))
+    var reports: [ReportRequest] = []
+
+    @Option(help: ArgumentHelp("End after this many seconds without a byte of input.", valueName: "seconds"))
+    var untilIdle: Double?
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("End after this long: 90s, 20m, 1h30m, or seconds.", valueName: "duration"))
+    var duration: String?
+
+    @Flag(help: "Keep reading PATH as it grows, across rotation and truncation (like tail -F).")
+    var follow = false
+
+    @Argument(help: ArgumentHelp("A log file, or - (standard input, the default).", valueName: "path"))
+    var path = "-"
+
+    func validate() throws {
+        if let tz, TimeZone(identifier: tz) == nil {
+            throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
+        }
+        if let os, os.range(of: #"^[1-9][0-9]?(\.[0-9]{1,3}){0,2}$"#, options: .regularExpression) == nil {
+            throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
+        }
+        try requireText(device, "--device", "a device id (its UDID or name)")
+        try requirePath(deviceInfo, "--device-info", "a file (ideviceinfo output)")
+        if path.isEmpty { throw ValidationError("PATH cannot be empty; give a file, or - for standard input.") }
+        if follow, path == "-" { throw ValidationError("--follow needs a file to follow; standard input is read as it comes anyway.") }
+        if let untilIdle, !(untilIdle.isFinite && untilIdle > 0 && untilIdle <= 86_400 * 365) {
+            throw ValidationError("--until-idle takes a positive number of seconds (got \(untilIdle)).")
+        }
+        if let duration, WatchOptions.seconds(duration) == nil {
+            throw ValidationError("--for '\(duration)' is not a duration; use 90s, 20m, 1h30m or a number of seconds.")
+        }
+        let database = Store.defaultPath(store.db)
+        for report in reports {
+            guard let path = report.path else {
+                throw ValidationError("--report \(report.format.rawValue) needs a path (FORMAT:PATH): standard output shows the findings as they come.")
+            }
+            if let problem = Output.problem(writing: path, database: database) { throw ValidationError(problem) }
+        }
+    }
+
+    func run() throws {
+        var options = WatchOptions()
+        var facts = DeviceFacts(udid: device, osVersion: os)
+        if let deviceInfo {
+            guard let text = try? String(contentsOfFile: deviceInfo, encoding: .utf8) else {
+                throw ValidationError("Cannot read --device-info \(deviceInfo); check the path.")
+            }
+            facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
+        }
+        if facts != DeviceFacts() { options.input.device = facts }
+        options.input.path = path
+        options.input.parse = ParseOptions(zone: tz.flatMap(TimeZone.init(identifier:)))
+        options.input.format = format
+        options.input.catalogFiles = CatalogLocation.files(explicit: [])
+        options.follow = follow
+        options.audit.failOn = failOn
+        options.untilIdle = untilIdle
+        options.duration = duration.flatMap(WatchOptions.seconds)
+        let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let status = ProgressBar(quiet: false)
+        let result = try withStore(store.path) {
+            let result = try Watch(databasePath: store.path, options: options).run { note in
+                status.clear()
+                switch note {
+                case .started(let input, let database, let waits):
+                    var text = "locaudit watch: \(input) into \(database); each finding is printed once the line that decides it is stored.\n"
+                    for wait in waits { text += "  waiting for \(wait.until): \(wait.rules.joined(separator: ", "))\n" }
+                    try Output.standardOutput(text)
+                case .finding(let finding):
+                    try Output.standardOutput(Self.place(finding) + TextReporter.finding(finding, tag: "live", color: color))
+                case .status(let events, let sessions, let findings):
+                    status.start("watching: \(events) events, \(sessions) sessions, \(findings) findings")
+                case .notice(let text):
+                    printError(text)
+                }
+            }
+            status.clear()
+            var text = "\nwatch ended (\(result.end.rawValue)): \(result.report.events) events, \(result.report.coverage.sessions) sessions audited.\n"
+            if !result.decidedAtEnd.isEmpty {
+                text += "Decided at the end:\n"
+                for finding in result.decidedAtEnd { text += Self.place(finding) + TextReporter.finding(finding, tag: "end", color: color) }
+            }
+            try Output.standardOutput(text + TextReporter.closing(result.report, color: color))
+            if !reports.isEmpty {
+                let inputs = try Store(path: store.path, access: .read)
+                    .reportInputs(for: result.report, options: ReportOptions(), needs: ReportRequest.needs(reports))
+                try ReportRequest.write(reports, report: result.report, options: ReportOptions(), inputs: inputs)
+            }
+            return result
+        }
+        if result.report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
+        if result.report.exitCode != 0 { throw ExitCode(result.report.exitCode) }
+    }
+
+    /// The device and app a finding is of, as the audit's report groups them.
+    static func place(_ f: Finding) -> String {
+        "\(f.device) · \(f.bundleId)\n"
+    }
+}
