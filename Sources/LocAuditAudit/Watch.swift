@@ -70,6 +70,11 @@ public final class Watch {
     let options: WatchOptions
     let catalog: Catalog
     private let stop = Locked<WatchEnd?>(nil)
+    /// Device and app -> the replay's state after their last session that is over: the next
+    /// flush replays from there, so that a long stream's closed sessions are read once.
+    private var closed: [String: ReplayCheckpoint] = [:]
+    /// Sessions before those checkpoints, for the status line.
+    private var closedSessions = 0
 
     /// Rules whose findings are decided by a line of the app's next session.
     public static let nextSessionRules = ["allow-once-persisting", "temporary-precise-persisting"]
@@ -189,17 +194,44 @@ public final class Watch {
         let wanted = Set(groups.map { "\($0.deviceId)\u{0}\($0.bundleId)" })
         let scope = EventScope(devices: Set(groups.map(\.deviceId)), bundleIds: Set(groups.map(\.bundleId)))
         return try store.readAudit(scope: scope) { input in
+            for (key, checkpoint) in closed where input.checkpoints[key].map({ $0.asOf < checkpoint.asOf }) ?? true {
+                input.checkpoints[key] = checkpoint
+            }
             var evaluation = RuleEvaluation(options: options)
             var sessions = 0
             try input.replay { timeline in
                 guard let first = timeline.first?.session, wanted.contains("\(first.deviceId)\u{0}\(first.bundleId)") else { return }
                 sessions += timeline.count
                 evaluation.add(timeline)
+                if let (checkpoint, over) = Watch.checkpoint(after: timeline, settledUS: settledUS) {
+                    closed[ReplayCheckpoint.key(first.deviceId, first.bundleId)] = checkpoint
+                    closedSessions += over
+                }
             }
             let fresh = evaluation.findings.filter { !printed.contains($0.fingerprint) }
             try input.locate(Set(fresh.flatMap { $0.violations.flatMap(\.events) + $0.context }))
-            return (fresh.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder), sessions)
+            return (fresh.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder), closedSessions + sessions)
         }
+    }
+
+    /// The state after the last session of `timeline` that is over by `settledUS`, and how
+    /// many sessions it closes: over when the next one has begun, every line of both up to
+    /// then is stored, and none of the next one's lines comes before the closed one's last
+    /// (a replay from the checkpoint drops the lines at or before it). What prune keeps of a
+    /// replay, kept in memory: the rules judge a session from the state it starts with.
+    static func checkpoint(after timeline: [ReplayedSession], settledUS: Int64) -> (ReplayCheckpoint, Int)? {
+        var asOf: ReplayCheckpoint.EventKey?
+        var best: (ReplayCheckpoint, Int)?
+        for (k, replayed) in timeline.enumerated().dropLast() {
+            if let last = replayed.session.events.map(ReplayCheckpoint.EventKey.init).max() { asOf = max(asOf ?? last, last) }
+            guard let asOf, let nextFirst = timeline[k + 1].session.events.map(ReplayCheckpoint.EventKey.init).min(),
+                  asOf.timeUS < settledUS, nextFirst.timeUS <= settledUS else { break }
+            if nextFirst > asOf {
+                best = (ReplayCheckpoint(deviceId: replayed.session.deviceId, bundleId: replayed.session.bundleId, asOf: asOf,
+                                         state: replayed.final), k + 1)
+            }
+        }
+        return best
     }
 
     /// SIGINT and SIGTERM end the watch (its end still closes sessions and writes reports).

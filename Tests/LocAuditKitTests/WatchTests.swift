@@ -173,6 +173,44 @@ struct WatchTests {
         #expect(watch.output.contains("watch ended (end of input)"))
     }
 
+    @Test("a stream fed session by session, a flush after each, is replayed from its last closed session and prints what a batch audit finds")
+    func closedSessionsAreReplayedOnce() throws {
+        let ws = try Workspace()
+        // Sessions 2 and 3 deliver on the grant of session 1, 4 to 7 after the Denied of 4: a
+        // replay from a checkpoint that lost the status would miss the findings of 6 and 7.
+        let script = LogScript()
+        var ends: [Int] = []
+        script.launch().told("AuthorizedWhenInUse").deliver().terminate(); ends.append(script.lines.count)
+        script.launch().deliver().deliver().terminate(); ends.append(script.lines.count)
+        script.launch().deliver().terminate(); ends.append(script.lines.count)
+        script.launch().told("Denied").deliver().terminate(); ends.append(script.lines.count)
+        script.launch().deliver().terminate(); ends.append(script.lines.count)
+        script.launch().deliver().terminate(); ends.append(script.lines.count)
+        script.launch().deliver().terminate(); ends.append(script.lines.count)
+        let info = try ws.write("dev.ideviceinfo.txt", "UniqueDeviceID: device-1\nDeviceName: iPhone\nProductVersion: 17.5.1\n")
+        let log = try ws.write("dev-2026-11-20.log", script.lines.joined(separator: "\n") + "\n")
+        let batchDB = ws.dir.appendingPathComponent("batch.sqlite").path, watchDB = ws.dir.appendingPathComponent("watch.sqlite").path
+        #expect(try run(locauditExecutable, ["ingest", "--quiet", "--db", batchDB, "--device-info", info, log]).status == 0)
+        let batch = try run(locauditExecutable, ["audit", "--db", batchDB])
+        let batchFindings = WatchTests.findings(in: batch.stdout)
+        #expect(batchFindings.count == 4, "\(batch.stdout)")
+
+        let watch = try LiveWatch(["--db", watchDB, "--device-info", info], directory: ws.dir)
+        var sent = 0
+        for end in ends {
+            for line in script.lines[sent..<end] { watch.write(line + "\n") }
+            sent = end
+            // Stored (a quarter second of quiet flushes), then one more flush.
+            watch.wait(upTo: 10) { FileManager.default.fileExists(atPath: watchDB) && (try? WatchTests.count(watchDB, "SELECT max(line) FROM events")) ?? 0 >= end - 1 }
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        let live = WatchTests.findings(in: watch.output)
+        #expect(live == batchFindings, "printed live, before the end: \(watch.output)")
+        try watch.closeInput()
+        #expect(watch.exit() == batch.status)
+        #expect(WatchTests.findings(in: watch.output) == batchFindings)
+    }
+
     @Test("a restart on a file that grew continues where the last watch stopped: no event twice, none lost, a partial line waits")
     func restartWithoutDoubling() throws {
         let ws = try Workspace()

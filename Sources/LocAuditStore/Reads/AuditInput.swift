@@ -15,8 +15,9 @@ package struct AuditInput {
     package var sources: [Int64: (path: String, version: IOSVersion?)]
     /// bundle id -> every Info.plist of the app
     var apps: [String: AppVersions]
-    /// device and app -> what a prune kept of their replay
-    var checkpoints: [String: ReplayCheckpoint] = [:]
+    /// device and app -> what a prune kept of their replay (or a watch, of the sessions it
+    /// has replayed already): the replay starts after it
+    package var checkpoints: [String: ReplayCheckpoint] = [:]
     /// device id -> the line families its logs carry at all
     var deviceLogs: [String: DeviceLogs] = [:]
     /// device id -> logs whose times were read as UTC for want of a zone
@@ -86,11 +87,13 @@ package struct AuditInput {
             let (deviceId, bundleId) = (group.deviceId, group.bundleId)
             progress?.start("reading events", unit: "events")
             progress?.advance(to: read)
-            let events = try EventScope.load(db, group: group, kinds: kinds, strings: &strings, read: &read, progress: progress)
+            let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)]
+            let events = try EventScope.load(db, group: group, from: checkpoint?.asOf.timeUS, kinds: kinds, strings: &strings,
+                                             read: &read, progress: progress)
             self.events += events.count
             var lines = events[...]
             var known = ReplayState()
-            if let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)] {
+            if let checkpoint {
                 lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
                 known = checkpoint.state
             }

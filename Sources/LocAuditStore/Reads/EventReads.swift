@@ -73,17 +73,18 @@ extension EventScope {
             .sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
     }
 
-    /// Every event of one app on one device, in time order (then file order).
+    /// Every event of one app on one device (from `fromUS` on, when given), in time order
+    /// (then file order).
     ///
     /// Read through the `events_by_app` index, one app at a time, so that an audit holds one
     /// app's events at once, not all of them.
-    static func load(_ db: Database, group: EventGroup, kinds: [Int64: EventKind], strings: inout StringTable,
+    static func load(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [Int64: EventKind], strings: inout StringTable,
                      read: inout Int, progress: ProgressBar? = nil) throws -> [AppEvent] {
         let statement = try db.cachedStatement(sql: """
             SELECT \(AppEvent.selection) FROM event_rows INDEXED BY events_by_app
-            WHERE device_ref = ? AND bundle_ref = ?
+            WHERE device_ref = ? AND bundle_ref = ? AND time_us >= ?
             """)
-        try statement.setArguments([group.device, group.bundle])
+        try statement.setArguments([group.device, group.bundle, fromUS ?? .min])
         let stmt = statement.sqliteStatement
         defer { sqlite3_reset(stmt) }
         var events: [AppEvent] = []
