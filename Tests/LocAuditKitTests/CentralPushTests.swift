@@ -94,7 +94,7 @@ struct CentralPushTests {
         let a = try Host(samples: Array(names.prefix(names.count * 2 / 3)))
         let b = try Host(samples: Array(names.suffix(names.count * 2 / 3)))
         try await PostgresCluster.with { cluster in
-            // The schema first (both would race to create it; that race is the advisory lock's, tested apart).
+            // Into an empty database: both create the schema at once, in turns (the advisory lock).
             async let pa = Task.detached { try push(a.db, cluster) }.value
             async let pb = Task.detached { try push(b.db, cluster) }.value
             let (ra, rb) = try await (pa, pb)
@@ -190,9 +190,10 @@ struct CentralPushTests {
             #expect(trusted.status == 0, "\(trusted.stderr)")
             let required = try push(host.db, cluster, url: cluster.url(tcp: true))
             #expect(required.status == 0, "\(required.stderr)")
-            // The server saw TLS connections.
-            let ssl = try cluster.psql("SELECT count(*) FROM pg_stat_ssl WHERE ssl")
-            #expect(ssl == "0" || Int(ssl) != nil)
+            // This server takes TCP connections over TLS only (hostssl): require did use TLS.
+            let clear = try push(host.db, cluster, url: cluster.url(tcp: true, query: "sslmode=disable"))
+            #expect(clear.status == 8)
+            #expect(clear.stderr.contains("refused the login of admin"), "\(clear.stderr)")
         }
     }
 
@@ -213,6 +214,32 @@ struct CentralPushTests {
             let pushed = try push(host.db, cluster, url: cluster.url(user: "lab_host"), environment: env)
             #expect(pushed.status == 0, "\(pushed.stderr)")
             #expect(try cluster.count("locaudit.events") > 0)
+        }
+    }
+
+    @Test("run --push-to pushes after the night's run; a push that fails exits 8 and leaves the run stored")
+    func runPushTo() async throws {
+        let workspace = try Workspace()
+        let inbox = workspace.dir.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let audit = packageRoot.appendingPathComponent("samples/audit")
+        let name = try #require(Self.sampleNames.first)
+        for file in try FileManager.default.contentsOfDirectory(atPath: audit.path) where file.hasPrefix(name + ".") {
+            try FileManager.default.copyItem(at: audit.appendingPathComponent(file), to: inbox.appendingPathComponent(file))
+        }
+        let db = workspace.dir.appendingPathComponent("night.sqlite").path
+        try await PostgresCluster.with { cluster in
+            let night = try run(locauditExecutable, ["run", "--quiet", "--settle", "0", "--inbox", inbox.path, "--db", db, "--push-to", cluster.url()],
+                                environment: ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"])
+            #expect([0, 1, 3].contains(night.status), "\(night.stderr)")
+            #expect(try cluster.count("locaudit.events") == Self.localCount(db, "events"))
+            #expect(try cluster.count("locaudit.audit_runs") == 1)
+            try FileManager.default.copyItem(at: audit.appendingPathComponent(Self.sampleNames[1] + ".log"), to: inbox.appendingPathComponent("second.log"))
+            let failed = try run(locauditExecutable, ["run", "--quiet", "--settle", "0", "--inbox", inbox.path, "--db", db, "--push-to", cluster.url()],
+                                 environment: ["PGPASSWORD": "wrong", "HOME": "/nonexistent"])
+            #expect(failed.status == 8)
+            #expect(failed.stderr.contains("refused the login of admin"), "\(failed.stderr)")
+            #expect(try Self.localCount(db, "audit_runs") == 2)
         }
     }
 

@@ -49,7 +49,8 @@ final class PostgresCluster: Sendable {
     /// The superuser, with a password (connections authenticate with SCRAM, as on a real server).
     let user = "admin"
     let password = "pw-" + UUID().uuidString.prefix(8).lowercased()
-    /// The self-signed certificate, when started with TLS (for `sslrootcert`).
+    /// The self-signed certificate, when started with TLS (for `sslrootcert`); then TCP
+    /// connections must use TLS (`hostssl` in pg_hba.conf).
     let certificate: String?
 
     /// Starts a cluster, runs `body` with it, and stops and removes it, whatever `body` does.
@@ -90,6 +91,11 @@ final class PostgresCluster: Sendable {
                                                   "-keyout", key, "-out", cert], absolute: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
             options += " -c ssl=on -c ssl_cert_file=\(cert) -c ssl_key_file=\(key)"
+            // Over TCP, TLS only: a connection in the clear finds no pg_hba.conf entry.
+            let hba = dir.appendingPathComponent("data/pg_hba.conf")
+            let rules = try String(contentsOf: hba, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix("host ") ? "hostssl" + $0.dropFirst(4) : $0 }.joined(separator: "\n")
+            try Data(rules.utf8).write(to: hba)
             certificate = cert
         } else {
             certificate = nil
