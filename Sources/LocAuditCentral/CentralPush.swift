@@ -191,9 +191,17 @@ struct Pusher: Sendable {
             let hashes = sources[start..<min(start + Self.batch, sources.count)].compactMap { $0.object["content_sha256"] as? String }
             have.formUnion(try await central.rows("SELECT content_sha256 FROM locaudit.sources WHERE content_sha256 = ANY(\(hashes))", as: String.self))
         }
+        let missing = sources.filter { !have.contains($0.object["content_sha256"] as? String ?? "") }
+        guard !missing.isEmpty else { return (0, 0) }
+        // Where each source's events are: `events` has no index on source_id, and a file's
+        // events are written in one transaction, so their ids are a range; one pass finds them.
+        let ranges = try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT source_id, min(id) AS first, max(id) AS last FROM events GROUP BY source_id")
+                .map { row in (row["source_id"] as Int64, (row["first"] as Int64)...(row["last"] as Int64)) })
+        }
         var addedSources = 0, addedEvents = 0
-        for source in sources where !have.contains(source.object["content_sha256"] as? String ?? "") {
-            let events = try await pushSource(id: source.id, object: source.object)
+        for source in missing {
+            let events = try await pushSource(id: source.id, object: source.object, range: ranges[source.id])
             if let events { addedSources += 1; addedEvents += events }
         }
         return (addedSources, addedEvents)
@@ -201,7 +209,7 @@ struct Pusher: Sendable {
 
     /// One source and its events, all or nothing; nil when another host pushed it meanwhile.
     /// A deadlock with another host writing the same events is retried.
-    func pushSource(id: Int64, object: [String: Any]) async throws -> Int? {
+    func pushSource(id: Int64, object: [String: Any], range: ClosedRange<Int64>?) async throws -> Int? {
         var object = object
         object["pushed_from"] = host
         let row = try Self.json([object])
@@ -209,7 +217,7 @@ struct Pusher: Sendable {
             do {
                 return try await central.transaction { [self] central in
                     let pusher = Pusher(local: local, path: path, central: central)
-                    return try await pusher.sourceTransaction(localID: id, rowJSON: row)
+                    return try await pusher.sourceTransaction(localID: id, rowJSON: row, range: range)
                 }
             } catch let error as CentralError where error.sqlState == "40P01" && attempt < 5 {
                 continue
@@ -218,7 +226,7 @@ struct Pusher: Sendable {
         fatalError("unreachable: the loop returns or throws")
     }
 
-    private func sourceTransaction(localID: Int64, rowJSON: String) async throws -> Int? {
+    private func sourceTransaction(localID: Int64, rowJSON: String, range: ClosedRange<Int64>?) async throws -> Int? {
         let columns = Self.sourceColumns + [("pushed_from", "text")]
         let names = Self.list(columns)
         let types = columns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
@@ -229,25 +237,40 @@ struct Pusher: Sendable {
             ON CONFLICT DO NOTHING RETURNING id
             """, binds: bindings), as: Int64.self)
         guard let centralID = ids.first else { return nil }
-        // In the same order on every host (the central key's), so that two hosts writing the
-        // same lines take their row locks in one order.
-        let sql = "SELECT \(Self.list(Self.eventColumns)) FROM events WHERE source_id = ? ORDER BY device_id, time_us / 1000000, fingerprint"
-        var added = 0, batch: [[String: Any]] = []
+        guard let range else { return 0 }
+        // By id (a range scan), each batch sorted by the central key: two hosts writing the
+        // same lines take most of their row locks in one order (a deadlock left is retried).
+        let sql = "SELECT id, \(Self.list(Self.eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(Self.batch)"
         let eventColumns = Self.eventColumns + [("source_id", "bigint")]
-        var offset = 0
+        var added = 0, from = range.lowerBound
         while true {
-            batch = try read { db in
-                try Row.fetchAll(db, sql: sql + " LIMIT \(Self.batch) OFFSET \(offset)", arguments: [localID]).map { row in
-                    var object = Self.object(row)
-                    object["source_id"] = centralID
-                    return object
-                }
-            }
-            if batch.isEmpty { break }
+            let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [from, range.upperBound, localID]) }
+            guard let lastRow = rows.last else { break }
+            let last: Int64 = lastRow["id"]
+            let batch = rows.map { row in
+                var object = Self.object(row)
+                object["id"] = nil
+                object["source_id"] = centralID
+                return (key: Self.eventKey(row), object: object)
+            }.sorted { $0.key < $1.key }.map(\.object)
             added += try await insert("events", eventColumns, batch)
-            offset += batch.count
+            if last >= range.upperBound { break }
+            from = last + 1
         }
         return added
+    }
+
+    /// An event's central key, comparable: device, UTC second, fingerprint.
+    static func eventKey(_ row: Row) -> EventKey {
+        let time: Int64 = row["time_us"] ?? 0
+        return EventKey(device: row["device_id"] ?? "", second: time / 1_000_000, fingerprint: row["fingerprint"] ?? 0)
+    }
+
+    struct EventKey: Comparable {
+        var device: String, second: Int64, fingerprint: Int64
+        static func < (a: EventKey, b: EventKey) -> Bool {
+            (a.device, a.second, a.fingerprint) < (b.device, b.second, b.fingerprint)
+        }
     }
 
     /// Central event ids of local ones, found by content (device, UTC second, fingerprint).

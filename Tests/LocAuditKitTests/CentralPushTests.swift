@@ -118,14 +118,42 @@ struct CentralPushTests {
         let workspace = try Workspace()
         let fleet = workspace.dir.appendingPathComponent("fleet")
         let generated = try run("/usr/bin/env", ["python3", packageRoot.appendingPathComponent("scripts/generate_fleet.py").path,
-                                                 "--out", fleet.path, "--size", "24M", "--devices", "6", "--location-share", "0.6"])
+                                                 "--out", fleet.path, "--size", "12M", "--devices", "4", "--location-share", "0.6"])
         #expect(generated.status == 0, "\(generated.stderr)")
         let db = workspace.dir.appendingPathComponent("big.sqlite").path
         let ingest = try run(locauditExecutable, ["ingest", "--db", db, fleet.path])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let localEvents = try Self.localCount(db, "events")
-        #expect(localEvents > 50_000)
+        #expect(localEvents > 20_000)
+        // A line in the middle of the last file: another session holds it, uncommitted, so
+        // the push stops there, mid-file, with the files before it committed.
+        let held = try DatabaseQueue(path: db).read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT device_id, time_us, fingerprint FROM events WHERE source_id = (SELECT max(source_id) FROM events)
+                ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM events WHERE source_id = (SELECT max(source_id) FROM events))
+                """)
+        }
+        let line = try #require(held)
+        let (device, time, fingerprint): (String, Int64, Int64) = (line["device_id"], line["time_us"], line["fingerprint"])
         try await PostgresCluster.with { cluster in
+            let migrate = try push(db, cluster, extra: ["--migrate-only"])
+            #expect(migrate.status == 0, "\(migrate.stderr)")
+            let holder = Process(), holderInput = Pipe()
+            holder.executableURL = cluster.bin.appendingPathComponent("psql")
+            holder.arguments = ["-X", "-q", "-h", cluster.socketDir, "-p", "\(cluster.port)", "-U", cluster.user, "-d", "postgres"]
+            holder.environment = ["PGPASSWORD": cluster.password]
+            holder.standardInput = holderInput
+            holder.standardOutput = FileHandle.nullDevice
+            holder.standardError = FileHandle.nullDevice
+            try holder.run()
+            holderInput.fileHandleForWriting.write(Data("""
+                BEGIN;
+                INSERT INTO locaudit.sources (content_sha256, path, file_sha256, size, content_size, gzip_members, container, zone_assumed,
+                    lines_read, events, skipped, notes, ingested_at, pushed_from) VALUES ('held', 'held', 'held', 0, 0, 0, 'held', 0, 0, 0, '{}', '{}', 'held', 'test');
+                INSERT INTO locaudit.events (source_id, line, device_id, time_us, kind, pattern, message, fingerprint)
+                    SELECT id, 1, '\(device)', \(time), 'held', 'held', 'held', \(fingerprint) FROM locaudit.sources WHERE content_sha256 = 'held';
+
+                """.utf8))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: locauditExecutable)
             process.arguments = ["push", "--db", db, "--to", cluster.url()]
@@ -133,22 +161,26 @@ struct CentralPushTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Until some events are in, but not all.
-            var seen = 0
-            for _ in 0..<600 where seen == 0 {
+            // Until the push waits for the held line.
+            var waiting = "0"
+            for _ in 0..<1200 where waiting == "0" {
                 try await Task.sleep(for: .milliseconds(50))
-                seen = (try? cluster.count("locaudit.sources")) ?? 0
+                waiting = (try? cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")) ?? "0"
             }
+            #expect(waiting == "1", "the push never reached the held line")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            try holderInput.fileHandleForWriting.write(contentsOf: Data("ROLLBACK;\n".utf8))
+            try holderInput.fileHandleForWriting.close()
+            holder.waitUntilExit()
             let cut = try cluster.count("locaudit.events")
-            #expect(seen > 0 && cut < localEvents, "killed after \(cut) of \(localEvents) events")
+            #expect(cut > 0 && cut < localEvents, "killed after \(cut) of \(localEvents) events")
             let again = try push(db, cluster)
             #expect(again.status == 0, "\(again.stderr)")
             #expect(try cluster.count("locaudit.events") == localEvents)
             #expect(try cluster.psql("SELECT count(*) FROM (SELECT DISTINCT device_id, time_us / 1000000, fingerprint FROM locaudit.events) k") == "\(localEvents)")
-            let sources = try Self.localCount(db, "sources")
-            #expect(try cluster.count("locaudit.sources") == sources)
+            #expect(try cluster.count("locaudit.sources") == Self.localCount(db, "sources"))
+            #expect(try cluster.psql("SELECT count(*) FROM locaudit.sources WHERE content_sha256 = 'held'") == "0")
         }
     }
 
