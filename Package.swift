@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // System zlib, for streaming gzip (several members, exact byte offsets on errors).
@@ -69,12 +71,23 @@ let package = Package(
         // Reporters: text, JSON, Markdown, JUnit, CSV, HTML, the fleet pages.
         // Pure functions of values: what they show of the store, the audit layer reads first (ReportInputs).
         .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditModel", "LocAuditRead"]),
+        // The central PostgreSQL store: its migrations and `push` (local store -> central), over postgres-nio.
+        .target(
+            name: "LocAuditCentral",
+            dependencies: [
+                "LocAuditStore", "LocAuditRead", grdb,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The library product: every layer re-exported.
         .target(
             name: "LocAuditKit",
             dependencies: [
                 "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
-                "LocAuditIngest", "LocAuditAudit", "LocAuditReport",
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral",
             ]
         ),
         // The command-line layer: maps flags to library calls.
@@ -84,7 +97,7 @@ let package = Package(
                 // Each layer by name, not through LocAuditKit's re-exports: an incremental build
                 // then recompiles the commands when a layer's types change.
                 "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
-                "LocAuditIngest", "LocAuditAudit", "LocAuditReport",
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -94,7 +107,7 @@ let package = Package(
             name: "LocAuditKitTests",
             dependencies: [
                 "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
-                "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditKit", "LocAuditCommands", grdb,
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral", "LocAuditKit", "LocAuditCommands", grdb,
             ],
             // Expected reporter outputs (style.md: reporters are tested against expected files).
             resources: [.copy("Expected")]

@@ -5,7 +5,8 @@
 # there (or now installed), 1 when something is missing and could not be installed.
 #
 #   scripts/setup.sh          SQLite, zlib and ISA-L headers (the build), gzip
-#   scripts/setup.sh --test   and what the tests run: python3, chromium (the HTML reports)
+#   scripts/setup.sh --test   and what the tests run: python3, chromium (the HTML reports),
+#                             postgresql and openssl (the push tests' own throwaway server, with TLS)
 set -euo pipefail
 
 case "${1-}" in
@@ -19,7 +20,7 @@ esac
 # commands are checked.
 libraries=(libsqlite3-dev zlib1g-dev libisal-dev)
 commands=(gzip)
-if [ "$test" = 1 ]; then commands+=(python3 chromium); fi
+if [ "$test" = 1 ]; then libraries+=(postgresql); commands+=(python3 chromium openssl); fi
 
 missing=()
 if command -v dpkg >/dev/null 2>&1; then

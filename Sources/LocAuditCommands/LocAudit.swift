@@ -20,7 +20,8 @@ public struct LocAudit: ParsableCommand {
             insufficient evidence; 4 another run holds the lock (run, prune); 5 some input file \
             failed in a run (the others were stored and audited); 6 the store cannot be used \
             (cannot open or create it, not a locaudit store, damaged, read-only, disk full); \
-            7 a report or standard output could not be written (what was stored stays).
+            7 a report or standard output could not be written (what was stored stays); \
+            8 the central store cannot be used (push).
 
             Shell completion: locaudit --generate-completion-script bash, zsh or fish prints \
             a script for that shell (README.md, Help and shell completion, says where to put it).
@@ -36,7 +37,7 @@ public struct LocAudit: ParsableCommand {
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
-                      RunCommand.self, PruneCommand.self, StatsCommand.self, WatchCommand.self]
+                      RunCommand.self, PruneCommand.self, StatsCommand.self, WatchCommand.self, PushCommand.self]
     )
 
     public init() {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocAuditCentral
 import Foundation
 import Logging
 import LocAuditAudit
@@ -42,7 +43,9 @@ struct RunCommand: ParsableCommand {
             5 some file failed to ingest (the others were stored, audited and reported), \
             6 the store cannot be used (cannot create or open it, not a locaudit store, \
             damaged, read-only, disk full), 7 a report could not be written (the run is \
-            stored and archived: `locaudit report` writes it again).
+            stored and archived: `locaudit report` writes it again), 8 --push-to failed: \
+            the central store cannot be used (the run is stored locally; `locaudit push` \
+            copies it once fixed), whatever the run found (its own code is logged).
 
             EXAMPLES:
               # tonight's exports: ingest, audit, report, archive
@@ -92,6 +95,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Log warnings and errors only, no progress bar; no report on standard output unless asked with --report.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("After the run, push the store to this central PostgreSQL store (as `locaudit push --to`).", valueName: "url"))
+    var pushTo: String?
+
     @Flag(help: "Log every file and step.")
     var verbose = false
 
@@ -106,6 +112,7 @@ struct RunCommand: ParsableCommand {
         if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
         try validateDate(date)
         try reporting.validate(database: store.path)
+        if let pushTo { do { _ = try CentralURL(pushTo) } catch let error as CentralError { throw ValidationError(error.description) } }
     }
 
     func run() throws {
@@ -133,6 +140,15 @@ struct RunCommand: ParsableCommand {
                 .reportInputs(for: report, options: reporting.options, needs: ReportRequest.needs(requests))
             try ReportRequest.write(requests, run: report, options: reporting.options, inputs: inputs)
             return report
+        }
+        if let pushTo {
+            do {
+                let pushed = try push(database: options.database, to: pushTo, tell: { logger.critical("\($0)") })
+                logger.notice("\(pushed.text.split(separator: "\n").first ?? "")")
+            } catch let code as ExitCode {
+                logger.notice("exit \(code.rawValue) (the run itself: \(report.exitCode))")
+                throw code
+            }
         }
         logger.notice("exit \(report.exitCode)")
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }

@@ -6,3 +6,4 @@
 @_exported import LocAuditRead
 @_exported import LocAuditReport
 @_exported import LocAuditStore
+@_exported import LocAuditCentral

@@ -118,6 +118,11 @@ enum HelpPages {
         try "udid,name,product_type,os_version\n".write(to: shell.dir.appendingPathComponent("inventory.csv"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: shell.dir.appendingPathComponent("reports"), withIntermediateDirectories: true)
 
+        // `push`'s examples push to a server of the test's own, named as they say ($LOCAUDIT_CENTRAL).
+        let cluster = PostgresCluster.available ? try PostgresCluster() : nil
+        defer { cluster?.stop() }
+        let central = cluster.map { ["LOCAUDIT_CENTRAL": $0.url(), "PGPASSWORD": $0.password] } ?? [:]
+
         var ran = 0, nights = 0
         for command in HelpPages.commands {
             for line in HelpPages.examples(in: try HelpPages.help(command)) {
@@ -126,7 +131,8 @@ enum HelpPages {
                     nights += 1
                     try night(nights)
                 }
-                let result = try shell.run(line)
+                if line.contains("locaudit push") && cluster == nil { continue }
+                let result = try shell.run(line, environment: line.contains("locaudit push") ? central : [:])
                 // Findings are exit 1 for an audit (the samples break rules on purpose); anything else is 0.
                 let findings = line.contains("locaudit audit") || line.contains("locaudit run")
                 #expect(result.status == 0 || (findings && result.status == 1),

@@ -44,14 +44,14 @@ import Testing
 
     @Test("nothing missing: quiet, exit 0, apt-get never called")
     func nothingMissing() throws {
-        let system = try FakeSystem(installed: Self.headers, commands: ["gzip", "python3", "chromium"])
+        let system = try FakeSystem(installed: Self.headers + ["postgresql"], commands: ["gzip", "python3", "chromium", "openssl"])
         for arguments in [[], ["--test"]] {
             let result = try system.setup(arguments)
             #expect(result.status == 0 && result.stderr.isEmpty && result.aptGet.isEmpty, "\(arguments): \(result)")
         }
     }
 
-    @Test("as root, what is missing is installed with apt-get: the headers for a build, python3 and chromium for the tests")
+    @Test("as root, what is missing is installed with apt-get: the headers for a build, python3, chromium, postgresql and openssl for the tests")
     func installsAsRoot() throws {
         let build = try FakeSystem(installed: [], commands: ["gzip"]).setup()
         #expect(build.status == 0, "\(build.stderr)")
@@ -60,7 +60,7 @@ import Testing
 
         let tests = try FakeSystem(installed: Self.headers, commands: ["gzip"]).setup(["--test"])
         #expect(tests.status == 0, "\(tests.stderr)")
-        #expect(tests.aptGet == ["update -qq", "install -y -qq python3 chromium"])
+        #expect(tests.aptGet == ["update -qq", "install -y -qq postgresql python3 chromium openssl"])
     }
 
     @Test("not root: exit 1 with the exact apt-get line to run, nothing installed")
@@ -68,8 +68,8 @@ import Testing
         let result = try FakeSystem(installed: ["zlib1g-dev"], commands: [], root: false).setup(["--test"])
         #expect(result.status == 1)
         #expect(result.aptGet.isEmpty)
-        #expect(result.stderr.contains("setup: missing: libsqlite3-dev libisal-dev gzip python3 chromium."))
-        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev libisal-dev gzip python3 chromium\n"))
+        #expect(result.stderr.contains("setup: missing: libsqlite3-dev libisal-dev postgresql gzip python3 chromium openssl."))
+        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev libisal-dev postgresql gzip python3 chromium openssl\n"))
     }
 
     @Test("no apt-get: exit 1 naming what to install with the system's own package manager")
@@ -83,7 +83,7 @@ import Testing
     func noDpkg() throws {
         #expect(try FakeSystem(installed: [], commands: ["gzip"], dpkg: false, aptGet: false).setup().status == 0)
         let tests = try FakeSystem(installed: [], commands: ["gzip"], dpkg: false, aptGet: false).setup(["--test"])
-        #expect(tests.status == 1 && tests.stderr.contains("missing: python3 chromium."))
+        #expect(tests.status == 1 && tests.stderr.contains("missing: python3 chromium openssl."))
     }
 
     @Test("apt-get failing: exit 1 saying so, never a success")
