@@ -208,7 +208,7 @@ private final class Segment {
             base = resumed.counts
             base.linesRead = 0
             sourceId = resumed.id
-            lastEventId = try LiveSourceRow.lastEventId(in: db)
+            lastEventId = try Store.lastEventId(in: db)
         }
         boundaries = [(parser.linesSoFar, offset, self.hash)]
     }

@@ -24,6 +24,10 @@ extension AppEvent {
             let v = sqlite3_column_int64(stmt, i)
             return v != 0 || sqlite3_column_type(stmt, i) != SQLITE_NULL ? v : nil
         }
+        func real(_ i: Int32) -> Double? {
+            let v = sqlite3_column_double(stmt, i)
+            return v != 0 || sqlite3_column_type(stmt, i) != SQLITE_NULL ? v : nil
+        }
         func flag(_ i: Int32) -> Bool? { int(i).map { $0 != 0 } }
         guard let kind = kinds[sqlite3_column_int64(stmt, 1)] else { return nil }
         let statusText = text(6)
@@ -34,7 +38,7 @@ extension AppEvent {
             accuracy: text(7).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(8), provisional: flag(9),
             reason: text(10), appState: text(11).flatMap(AppState.init(rawValue:)),
             service: text(12).flatMap(LocationService.init(rawValue:)), call: text(13),
-            horizontalAccuracy: { let v = sqlite3_column_double(stmt, 14); return v != 0 || sqlite3_column_type(stmt, 14) != SQLITE_NULL ? v : nil }(),
+            horizontalAccuracy: real(14),
             locationPrivate: int(15) == 1, property: text(16),
             value: sqlite3_column_type(stmt, 17) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 17) : nil,
             promptKind: text(18), promptOptions: text(19), choice: text(20), purposeKey: text(21), visible: flag(22),

@@ -50,11 +50,6 @@ package struct LiveSourceRow: Sendable {
         return (groups, last ?? afterId)
     }
 
-    /// The id of the last event stored (of any source): a resumed source's new events come after it.
-    package static func lastEventId(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(id) FROM event_rows") ?? 0
-    }
-
     /// The device a source's lines were stored under.
     package static func device(of source: Int64, in db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT device_id FROM sources WHERE id = ?", arguments: [source])

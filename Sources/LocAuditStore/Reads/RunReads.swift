@@ -5,7 +5,12 @@ import GRDB
 extension Store {
     /// The id of the last event stored; 0 for none. New events get ids above it.
     package func lastEventId() throws -> Int64 {
-        try connect(readOnly: true).read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM event_rows") } ?? 0
+        try connect(readOnly: true).read(Store.lastEventId(in:))
+    }
+
+    /// The id of the last event stored, in `db`; 0 for none.
+    package static func lastEventId(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT max(id) FROM event_rows") ?? 0
     }
 
     /// The apps of the events after `lastEventBefore` of these sources.
