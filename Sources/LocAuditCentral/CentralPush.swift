@@ -253,7 +253,7 @@ struct Pusher: Sendable {
                 object["source_id"] = centralID
                 return (key: Self.eventKey(row), object: object)
             }.sorted { $0.key < $1.key }.map(\.object)
-            added += try await insert("events", eventColumns, batch)
+            added += try await insert("event_rows", eventColumns, batch)
             if last >= range.upperBound { break }
             from = last + 1
         }
@@ -288,7 +288,7 @@ struct Pusher: Sendable {
             bindings.append(try Self.json(keys))
             let found = try await central.rows(PostgresQuery(unsafeSQL: """
                 SELECT k.id, e.id FROM json_to_recordset($1::json) AS k(id bigint, device_id text, second bigint, fingerprint bigint)
-                JOIN locaudit.events e ON e.device_id = k.device_id AND e.time_us / 1000000 = k.second AND e.fingerprint = k.fingerprint
+                JOIN locaudit.event_rows e ON e.device_id = k.device_id AND e.time_us / 1000000 = k.second AND e.fingerprint = k.fingerprint
                 """, binds: bindings), as: (Int64, Int64).self)
             for (local, central) in found { map[local] = central }
         }

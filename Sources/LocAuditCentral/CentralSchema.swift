@@ -89,6 +89,69 @@ package enum CentralSchema {
             );
             CREATE INDEX findings_by_app ON locaudit.findings (device_id, bundle_id, time_us);
             """),
+        // SQL that runs on both engines (saved queries) reads `events.time`, and sorts and
+        // compares text as SQLite does: by bytes, whatever the database's locale.
+        Migration(name: "v2: events as a view with time; text compared by bytes", sql: """
+            DROP VIEW locaudit.apps;
+            ALTER TABLE locaudit.events RENAME TO event_rows;
+            ALTER TABLE locaudit.devices ALTER COLUMN id TYPE text COLLATE "C", ALTER COLUMN name TYPE text COLLATE "C",
+                ALTER COLUMN product_type TYPE text COLLATE "C", ALTER COLUMN os_version TYPE text COLLATE "C",
+                ALTER COLUMN updated_at TYPE text COLLATE "C";
+            ALTER TABLE locaudit.app_versions ALTER COLUMN bundle_id TYPE text COLLATE "C", ALTER COLUMN version TYPE text COLLATE "C",
+                ALTER COLUMN build TYPE text COLLATE "C", ALTER COLUMN executable TYPE text COLLATE "C",
+                ALTER COLUMN name TYPE text COLLATE "C", ALTER COLUMN usage_keys TYPE text COLLATE "C",
+                ALTER COLUMN background_modes TYPE text COLLATE "C", ALTER COLUMN temporary_purpose_keys TYPE text COLLATE "C",
+                ALTER COLUMN default_accuracy_reduced TYPE text COLLATE "C", ALTER COLUMN default_accuracy_reduced_type TYPE text COLLATE "C",
+                ALTER COLUMN plist_path TYPE text COLLATE "C", ALTER COLUMN plist_sha256 TYPE text COLLATE "C",
+                ALTER COLUMN ingested_at TYPE text COLLATE "C";
+            ALTER TABLE locaudit.sources ALTER COLUMN content_sha256 TYPE text COLLATE "C", ALTER COLUMN path TYPE text COLLATE "C",
+                ALTER COLUMN file_sha256 TYPE text COLLATE "C", ALTER COLUMN container TYPE text COLLATE "C",
+                ALTER COLUMN device_id TYPE text COLLATE "C", ALTER COLUMN os_version TYPE text COLLATE "C",
+                ALTER COLUMN zone_from TYPE text COLLATE "C", ALTER COLUMN first_time TYPE text COLLATE "C",
+                ALTER COLUMN last_time TYPE text COLLATE "C", ALTER COLUMN skipped TYPE text COLLATE "C",
+                ALTER COLUMN notes TYPE text COLLATE "C", ALTER COLUMN ingested_at TYPE text COLLATE "C",
+                ALTER COLUMN pushed_from TYPE text COLLATE "C";
+            ALTER TABLE locaudit.event_rows ALTER COLUMN device_id TYPE text COLLATE "C", ALTER COLUMN process TYPE text COLLATE "C",
+                ALTER COLUMN bundle_id TYPE text COLLATE "C", ALTER COLUMN bundle_via TYPE text COLLATE "C",
+                ALTER COLUMN kind TYPE text COLLATE "C", ALTER COLUMN pattern TYPE text COLLATE "C",
+                ALTER COLUMN status TYPE text COLLATE "C", ALTER COLUMN accuracy TYPE text COLLATE "C",
+                ALTER COLUMN reason TYPE text COLLATE "C", ALTER COLUMN app_state TYPE text COLLATE "C",
+                ALTER COLUMN service TYPE text COLLATE "C", ALTER COLUMN call TYPE text COLLATE "C",
+                ALTER COLUMN property TYPE text COLLATE "C", ALTER COLUMN value TYPE text COLLATE "C",
+                ALTER COLUMN prompt_kind TYPE text COLLATE "C", ALTER COLUMN prompt_options TYPE text COLLATE "C",
+                ALTER COLUMN choice TYPE text COLLATE "C", ALTER COLUMN purpose_key TYPE text COLLATE "C",
+                ALTER COLUMN intent TYPE text COLLATE "C", ALTER COLUMN message TYPE text COLLATE "C";
+            ALTER TABLE locaudit.sessions ALTER COLUMN device_id TYPE text COLLATE "C", ALTER COLUMN bundle_id TYPE text COLLATE "C",
+                ALTER COLUMN start TYPE text COLLATE "C", ALTER COLUMN "end" TYPE text COLLATE "C",
+                ALTER COLUMN end_reason TYPE text COLLATE "C", ALTER COLUMN launch_intent TYPE text COLLATE "C",
+                ALTER COLUMN relaunch_service TYPE text COLLATE "C", ALTER COLUMN os_version TYPE text COLLATE "C",
+                ALTER COLUMN status_at_start TYPE text COLLATE "C", ALTER COLUMN status_at_end TYPE text COLLATE "C",
+                ALTER COLUMN evidence_pruned_at TYPE text COLLATE "C";
+            ALTER TABLE locaudit.audit_runs ALTER COLUMN run_key TYPE text COLLATE "C", ALTER COLUMN pushed_from TYPE text COLLATE "C",
+                ALTER COLUMN started_at TYPE text COLLATE "C", ALTER COLUMN options TYPE text COLLATE "C",
+                ALTER COLUMN verdict TYPE text COLLATE "C", ALTER COLUMN fail_on TYPE text COLLATE "C",
+                ALTER COLUMN coverage TYPE text COLLATE "C", ALTER COLUMN checks TYPE text COLLATE "C",
+                ALTER COLUMN checks_pruned_at TYPE text COLLATE "C";
+            ALTER TABLE locaudit.findings ALTER COLUMN fingerprint TYPE text COLLATE "C", ALTER COLUMN rule TYPE text COLLATE "C",
+                ALTER COLUMN severity TYPE text COLLATE "C", ALTER COLUMN device_id TYPE text COLLATE "C",
+                ALTER COLUMN bundle_id TYPE text COLLATE "C", ALTER COLUMN os_version TYPE text COLLATE "C",
+                ALTER COLUMN session_start TYPE text COLLATE "C", ALTER COLUMN time TYPE text COLLATE "C",
+                ALTER COLUMN message TYPE text COLLATE "C", ALTER COLUMN evidence TYPE text COLLATE "C",
+                ALTER COLUMN evidence_pruned_at TYPE text COLLATE "C";
+            CREATE VIEW locaudit.apps AS
+                SELECT DISTINCT ON (bundle_id) bundle_id, executable, name, version, usage_keys, background_modes,
+                    temporary_purpose_keys, default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256, ingested_at
+                FROM locaudit.app_versions ORDER BY bundle_id, ingested_at DESC, id DESC;
+            -- The columns of the SQLite store's events, in its order (docs/schema.md).
+            CREATE VIEW locaudit.events AS
+                SELECT id, source_id, line, device_id, time_us,
+                    (to_char(to_timestamp(time_us / 1000000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || '.'
+                        || lpad((time_us % 1000000)::text, 6, '0') || 'Z') COLLATE "C" AS time,
+                    utc_offset, process, pid, app_pid, bundle_id, bundle_via, kind, pattern, status, accuracy, temporary,
+                    provisional, reason, app_state, service, call, horizontal_accuracy, latitude, longitude, location_private,
+                    property, value, prompt_kind, prompt_options, choice, purpose_key, visible, intent, message, fingerprint, user_kill
+                FROM locaudit.event_rows;
+            """),
     ]
 
     /// A key of locaudit's own for `pg_advisory_xact_lock`: hosts migrating at once take turns.

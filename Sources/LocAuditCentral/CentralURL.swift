@@ -44,15 +44,21 @@ public struct CentralURL: Sendable, Equatable {
         throw CentralError(.usage("no central store: give --to postgresql://USER@HOST[:PORT]/DB or set LOCAUDIT_CENTRAL"))
     }
 
-    public init(_ text: String) throws {
+    /// Whether `text` names a central store (a postgresql:// or postgres:// URL) rather than a file.
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    /// Parses `text`; a message names it as the value of `flag`.
+    public init(_ text: String, flag: String = "--to") throws {
         func bad(_ why: String) -> CentralError {
-            CentralError(.usage("--to \(CentralURL.redacted(text)): \(why); write it as postgresql://USER@HOST[:PORT]/DB[?sslmode=require]"))
+            CentralError(.usage("\(flag) \(CentralURL.redacted(text)): \(why); write it as postgresql://USER@HOST[:PORT]/DB[?sslmode=require]"))
         }
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgresql", "postgres"].contains(scheme) else {
             throw bad("not a postgresql:// URL")
         }
         if url.password != nil {
-            throw CentralError(.usage("--to \(CentralURL.redacted(text)) holds a password: take it out of the URL (it would show in `ps` and in shell history) and put it in PGPASSWORD or in ~/.pgpass (a line host:port:database:user:password, mode 0600)"))
+            throw CentralError(.usage("\(flag) \(CentralURL.redacted(text)) holds a password: take it out of the URL (it would show in `ps` and in shell history) and put it in PGPASSWORD or in ~/.pgpass (a line host:port:database:user:password, mode 0600)"))
         }
         guard let user = url.user, !user.isEmpty else { throw bad("no user (USER@ before the host)") }
         let database = String(url.path.drop(while: { $0 == "/" }))
@@ -90,7 +96,7 @@ public struct CentralURL: Sendable, Equatable {
 
     /// `text` with anything between `//USER:` and `@` hidden: a URL a user wrote a password into
     /// is named in the message without it.
-    static func redacted(_ text: String) -> String {
+    public static func redacted(_ text: String) -> String {
         guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
         let userinfo = text[scheme.upperBound..<at]
         guard let colon = userinfo.firstIndex(of: ":") else { return text }

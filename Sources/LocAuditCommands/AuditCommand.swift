@@ -46,7 +46,7 @@ struct AuditCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var store: StoreOptions
+    @OptionGroup var store: StoreOrCentralOptions
 
     @Option(help: ArgumentHelp("Only this device (its id: UDID or name).", valueName: "id"))
     var device: String?

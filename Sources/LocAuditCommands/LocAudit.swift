@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocAuditAudit
+import LocAuditCentral
 import LocAuditModel
 import LocAuditNormalise
 import LocAuditRead
@@ -83,9 +84,33 @@ struct StoreOptions: ParsableArguments {
 
     func validate() throws {
         if db?.isEmpty == true { throw ValidationError("--db needs the path of the database file, not an empty string.") }
+        if CentralURL.isURL(path) {
+            throw ValidationError("--db \(CentralURL.redacted(path)) is a central store, which audit, report, query and stats read; "
+                                  + "this command works on a local SQLite file: give its path (locaudit push copies it to the central store).")
+        }
     }
 
     var path: String { Store.defaultPath(db) }
+}
+
+/// The store of `audit`, `report`, `query` and `stats`: a SQLite file, or the central
+/// PostgreSQL store (`--db postgresql://…`).
+struct StoreOrCentralOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The database: a SQLite file, or postgresql://USER@HOST[:PORT]/DB for the central store (default: $LOCAUDIT_DB, else ./locaudit.sqlite).",
+        valueName: "path|url"))
+    var db: String?
+
+    func validate() throws {
+        if db?.isEmpty == true { throw ValidationError("--db needs the path of the database file, not an empty string.") }
+        if CentralURL.isURL(path) {
+            do { _ = try CentralURL(path, flag: "--db") } catch let error as CentralError { throw ValidationError(error.description) }
+        }
+    }
+
+    var path: String { Store.defaultPath(db) }
+    /// The central store, when `--db` (or `$LOCAUDIT_DB`) is a postgresql:// URL.
+    var central: CentralURL? { CentralURL.isURL(path) ? try? CentralURL(path, flag: "--db") : nil }
 }
 
 /// A failure the library tells in one sentence that says what to do, with its exit code.

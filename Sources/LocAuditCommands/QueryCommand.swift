@@ -37,7 +37,7 @@ struct QueryCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var store: StoreOptions
+    @OptionGroup var store: StoreOrCentralOptions
 
     @Argument(help: ArgumentHelp("A saved query's name, or a .sql file.", valueName: "name|file.sql"))
     var query: String?

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var store: StoreOptions
+    @OptionGroup var store: StoreOrCentralOptions
 
     @Option(name: .customLong("run"), help: ArgumentHelp("The audit run (an id from audit_runs; default: the latest).", valueName: "id"))
     var runId: Int64?

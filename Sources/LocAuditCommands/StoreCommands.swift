@@ -90,7 +90,7 @@ struct StatsCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var store: StoreOptions
+    @OptionGroup var store: StoreOrCentralOptions
 
     @Flag(help: "Print the statistics as JSON.")
     var json = false

@@ -150,7 +150,7 @@ struct CentralPushTests {
                 BEGIN;
                 INSERT INTO locaudit.sources (content_sha256, path, file_sha256, size, content_size, gzip_members, container, zone_assumed,
                     lines_read, events, skipped, notes, ingested_at, pushed_from) VALUES ('held', 'held', 'held', 0, 0, 0, 'held', 0, 0, 0, '{}', '{}', 'held', 'test');
-                INSERT INTO locaudit.events (source_id, line, device_id, time_us, kind, pattern, message, fingerprint)
+                INSERT INTO locaudit.event_rows (source_id, line, device_id, time_us, kind, pattern, message, fingerprint)
                     SELECT id, 1, '\(device)', \(time), 'held', 'held', 'held', \(fingerprint) FROM locaudit.sources WHERE content_sha256 = 'held';
 
                 """.utf8))
