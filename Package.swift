@@ -71,11 +71,12 @@ let package = Package(
         // Reporters: text, JSON, Markdown, JUnit, CSV, HTML, the fleet pages.
         // Pure functions of values: what they show of the store, the audit layer reads first (ReportInputs).
         .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditModel", "LocAuditRead"]),
-        // The central PostgreSQL store: its migrations and `push` (local store -> central), over postgres-nio.
+        // The central PostgreSQL store: its migrations, `push` (local store -> central), and the
+        // fleet's audit and reports from it (audited as a host's store is), over postgres-nio.
         .target(
             name: "LocAuditCentral",
             dependencies: [
-                "LocAuditStore", "LocAuditRead", grdb,
+                "LocAuditAudit", "LocAuditModel", "LocAuditStore", "LocAuditRead", grdb,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),

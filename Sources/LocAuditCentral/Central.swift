@@ -1,4 +1,5 @@
 import Foundation
+import LocAuditRead
 import Logging
 import NIOSSL
 import PostgresNIO
@@ -80,6 +81,23 @@ package struct Central: Sendable {
             if let closure = error.closureError as? CentralError { throw closure }
             throw CentralError.from(error, url: url)
         }
+    }
+
+    /// Runs `body` to its end from synchronous code (the commands are synchronous).
+    package static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let value = try await body()
+                box.withLock { $0 = .success(value) }
+            } catch {
+                box.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.withLock { $0! }.get()
     }
 
     package func close() async {

@@ -11,6 +11,8 @@ public struct CentralError: Error, CustomStringConvertible, Sendable {
         /// The server cannot be used (unreachable, login or TLS refused, no schema, no
         /// privilege, a newer schema): exit 8.
         case server(String)
+        /// Another central audit holds the lock: exit 4, as for `run` and `prune`.
+        case busy(String)
     }
     public let reason: Reason
     /// The server's SQLSTATE, when it answered with an error (`40P01`: a deadlock, retried).
@@ -19,15 +21,16 @@ public struct CentralError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch reason {
-        case .usage(let sentence), .server(let sentence): return sentence
+        case .usage(let sentence), .server(let sentence), .busy(let sentence): return sentence
         }
     }
 
-    /// README's exit codes: 2 usage, 8 the central store cannot be used.
+    /// README's exit codes: 2 usage, 4 another central audit runs, 8 the central store cannot be used.
     public var exitCode: Int32 {
         switch reason {
         case .usage: return 2
         case .server: return 8
+        case .busy: return 4
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocAuditCentral
 import Foundation
 import LocAuditAudit
 import LocAuditModel
@@ -120,10 +121,19 @@ struct AuditCommand: ParsableCommand {
         options.baseline = baseline
         options.writeBaseline = writeBaseline
         options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor)
-        let report = try withStore(store.path) {
-            let report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
-            if !quiet { try reporting.write(report, store: try Store(path: store.path, access: .read)) }
-            return report
+        let report: AuditReport
+        if let central = store.central {
+            report = try withCentral {
+                try CentralAudit.audit(central, options: options, progress: ProgressBar(quiet: quiet)) { report, replica in
+                    if !quiet { try reporting.write(report, store: replica) }
+                }
+            }
+        } else {
+            report = try withStore(store.path) {
+                let report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
+                if !quiet { try reporting.write(report, store: try Store(path: store.path, access: .read)) }
+                return report
+            }
         }
         if report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }

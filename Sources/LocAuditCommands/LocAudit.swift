@@ -122,6 +122,7 @@ extension StoreError: ToldFailure {}
 extension AuditError: ToldFailure {}
 extension RunError: ToldFailure {}
 extension WatchError: ToldFailure {}
+extension CentralError: ToldFailure {}
 /// A catalog that cannot be used is a usage error, for `ingest` and `run` alike.
 extension CatalogError: ToldFailure { var exitCode: Int32 { 2 } }
 /// A query that cannot run exits 1.
@@ -133,6 +134,17 @@ extension QueryError: ToldFailure { var exitCode: Int32 { 1 } }
 func withStore<T>(_ path: String, tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
     do {
         return try StoreError.mapping(path: path, body)
+    } catch let error as any ToldFailure {
+        tell(error.description)
+        throw ExitCode(error.exitCode)
+    }
+}
+
+/// Runs a command's work on the central store: a failure is told in one sentence, with its
+/// exit code (8 the central store cannot be used, 4 another central audit runs, and the others').
+func withCentral<T>(tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
     } catch let error as any ToldFailure {
         tell(error.description)
         throw ExitCode(error.exitCode)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocAuditCentral
 import Foundation
 import LocAuditModel
 import LocAuditStore
@@ -38,9 +39,19 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        try withStore(store.path) {
-            let store = try Store(path: store.path, access: .read)
-            try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
+        if let central = store.central {
+            try withCentral {
+                try CentralAudit.withReplica(central) { replica in
+                    var report = try AuditReport.stored(in: replica, run: runId)
+                    report.database = central.display
+                    try reporting.write(report, store: replica)
+                }
+            }
+        } else {
+            try withStore(store.path) {
+                let store = try Store(path: store.path, access: .read)
+                try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
+            }
         }
     }
 }

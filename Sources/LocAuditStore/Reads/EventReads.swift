@@ -59,11 +59,11 @@ struct EventGroup {
 extension EventScope {
     /// SQL that keeps the rows in scope, binding `arguments` as `?1` (devices) and `?2` (apps):
     /// each set travels as one JSON array, so any number of devices and apps is one statement.
-    static let condition = """
+    package static let condition = """
         (?1 IS NULL OR device_id IN (SELECT value FROM json_each(?1))) \
         AND (?2 IS NULL OR bundle_id IN (SELECT value FROM json_each(?2)))
         """
-    var arguments: StatementArguments { [devices.map { jsonText($0.sorted()) }, bundleIds.map { jsonText($0.sorted()) }] }
+    package var arguments: StatementArguments { [devices.map { jsonText($0.sorted()) }, bundleIds.map { jsonText($0.sorted()) }] }
 
     /// The devices and apps in scope that have events, by device and app.
     func groups(_ db: Database) throws -> [EventGroup] {

@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+import LocAuditAudit
+import LocAuditModel
+import LocAuditRead
+import LocAuditStore
+import PostgresNIO
+
+/// `audit --db postgresql://…` and `report --db postgresql://…`: the fleet's audit and reports
+/// from the central store. Its rows are copied into a temporary SQLite store with their
+/// central ids (`CentralReplica`) and audited or rendered there by the code that audits a
+/// host's store; the audit's sessions, findings and run are then written back in one
+/// transaction. Findings keep their identity across hosts and runs (the fingerprint), so the
+/// fleet's findings are those of one audit of every host's logs together.
+public enum CentralAudit {
+    /// The columns written back (and copied into the replica), as both engines name them.
+    static let sessionColumns = ["device_id", "bundle_id", "pid", "start_us", "start", "end_us", "end", "end_reason", "launch_intent",
+                                 "relaunch_service", "os_version", "events", "first_event_id", "last_event_id", "status_at_start",
+                                 "status_at_end", "evidence_pruned_at"]
+    static let runColumns = ["started_at", "options", "events", "sessions", "findings", "new", "persisting", "resolved", "evaluated",
+                             "not_evaluable", "verdict", "exit_code", "fail_on", "coverage", "checks", "checks_pruned_at"]
+    static let findingColumns = ["fingerprint", "rule", "severity", "device_id", "bundle_id", "pid", "os_version", "session_start",
+                                 "session_event", "time_us", "time", "message", "evidence", "first_run", "last_run", "resolved_run",
+                                 "evidence_pruned_at"]
+    /// Central audits take turns (`pg_try_advisory_lock`): another one running is exit 4, as for `run`.
+    static let lockKey: Int64 = 0x6C6F_6361_7564_6975 // "locaudiu"
+
+    /// Audits the central store at `url` with `options`. `reports` writes the run's reports
+    /// from the replica (its ids are the central ones) before the replica is removed.
+    public static func audit(_ url: CentralURL, options: AuditOptions, progress: ProgressBar? = nil,
+                             environment: [String: String] = ProcessInfo.processInfo.environment,
+                             reports: (AuditReport, Store) throws -> Void) throws -> AuditReport {
+        try withReplica(url, environment: environment, lock: true) { central, replica in
+            var report = try Auditor(databasePath: replica.path, options: options).run(progress: progress)
+            progress?.start("writing back to \(url.display)")
+            let (runID, queue) = (report.runId, try replica.connect())
+            let recorded = try StoreError.mapping(path: replica.path) { try queue.read { try Recorded(run: runID, options: options, in: $0) } }
+            let run = try Central.blocking { try await writeBack(recorded, to: central) }
+            // The replica's run takes its central id, so that its reports show the fleet's ids.
+            try StoreError.mapping(path: replica.path) {
+                try queue.write { db in
+                    try db.execute(sql: "UPDATE audit_runs SET id = ? WHERE id = ?", arguments: [run, runID])
+                    for column in ["first_run", "last_run", "resolved_run"] {
+                        try db.execute(sql: "UPDATE findings SET \(column) = ? WHERE \(column) = ?", arguments: [run, runID])
+                    }
+                }
+            }
+            report.runId = run
+            report.database = url.display
+            progress?.clear()
+            try reports(report, replica)
+            return report
+        }
+    }
+
+    /// `body` with the central store at `url` copied into a temporary store (`report`).
+    public static func withReplica<T>(_ url: CentralURL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                      _ body: (Store) throws -> T) throws -> T {
+        try withReplica(url, environment: environment, lock: false) { _, replica in try body(replica) }
+    }
+
+    /// Connects (taking the central audit's lock when `lock`), copies the central store into
+    /// a temporary folder, hands both to `body`, and removes the copy.
+    static func withReplica<T>(_ url: CentralURL, environment: [String: String], lock: Bool,
+                               _ body: (Central, Store) throws -> T) throws -> T {
+        let central = try Central.blocking { try await Central.connect(url, environment: environment) }
+        defer { try? Central.blocking { await central.close() } }
+        if lock {
+            let locked = try Central.blocking { try await central.rows("SELECT pg_try_advisory_lock(\(lockKey))", as: Bool.self) }
+            guard locked.first == true else {
+                throw CentralError(.busy("\(url.display): another central audit is running: audit again when it has finished"))
+            }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-central-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        } catch {
+            throw CentralError(.server("the central store's rows cannot be copied into \(folder.deletingLastPathComponent().path) (a folder cannot be made there): set TMPDIR to a writable folder with room (about 250 bytes per event)"))
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("central.sqlite").path
+        try Central.blocking {
+            _ = try await CentralSchema.migrate(central)
+            try await CentralReplica.make(from: central, at: path)
+        }
+        return try body(central, try Store(path: path, access: .write))
+    }
+
+    /// What the audit recorded in the replica as run `run`, as JSON batches for `json_to_recordset`:
+    /// the run, the findings it saw, resolved or first saw, and the sessions of its scope.
+    struct Recorded: Sendable {
+        var run: Int64
+        var runJSON: String
+        var findings: [String]
+        var sessions: [String]
+        var devices: [String]?
+        var bundleIds: [String]?
+
+        init(run: Int64, options: AuditOptions, in db: Database) throws {
+            self.run = run
+            var object = try Row.fetchOne(db, sql: "SELECT \(list(runColumns)) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
+            object["run_key"] = Pusher.runKey(object)
+            object["pushed_from"] = "central audit (\(ProcessInfo.processInfo.hostName))"
+            runJSON = try Pusher.json([object])
+            findings = try Self.batches(Row.fetchAll(db, sql: """
+                SELECT \(list(findingColumns)) FROM findings WHERE first_run = ?1 OR last_run = ?1 OR resolved_run = ?1
+                """, arguments: [run]))
+            sessions = try Self.batches(Row.fetchAll(db, sql: """
+                SELECT \(list(sessionColumns)) FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL
+                """, arguments: options.scope.arguments))
+            devices = options.devices.map { $0.sorted() }
+            bundleIds = options.bundleIds.map { $0.sorted() }
+        }
+
+        static func batches(_ rows: [Row]) throws -> [String] {
+            try stride(from: 0, to: rows.count, by: Pusher.batch).map { start in
+                try Pusher.json(rows[start..<min(start + Pusher.batch, rows.count)].map(Pusher.object))
+            }
+        }
+    }
+
+    /// Writes `recorded` into the central store in one transaction: the run (a new central
+    /// id, returned), its findings by fingerprint (a finding's runs that are the replica's run
+    /// become the new id), and the sessions of its scope, replaced as a host's audit replaces its own.
+    static func writeBack(_ recorded: Recorded, to central: Central) async throws -> Int64 {
+        try await central.transaction { central in
+            let run = recorded.run
+            let runColumns = runColumns + ["run_key", "pushed_from"]
+            let runID: [Int64] = try await central.rows(PostgresQuery(unsafeSQL: """
+                INSERT INTO locaudit.audit_runs (\(list(runColumns)))
+                SELECT \(list(runColumns)) FROM json_to_recordset($1::json) AS r(\(types(runColumns)))
+                RETURNING id
+                """, binds: binds(recorded.runJSON)), as: Int64.self)
+            guard let id = runID.first else { throw CentralError(.server("\(central.url.display): the audit run was not recorded: audit again")) }
+            let values = findingColumns.map { column in
+                ["first_run", "last_run", "resolved_run"].contains(column) ? "CASE \"\(column)\" WHEN \(run) THEN \(id) ELSE \"\(column)\" END" : "\"\(column)\""
+            }
+            let updates = findingColumns.filter { $0 != "fingerprint" && $0 != "first_run" }.map { "\"\($0)\" = excluded.\"\($0)\"" }
+            for batch in recorded.findings {
+                try await central.execute(PostgresQuery(unsafeSQL: """
+                    INSERT INTO locaudit.findings (\(list(findingColumns)))
+                    SELECT \(values.joined(separator: ", ")) FROM json_to_recordset($1::json) AS r(\(types(findingColumns)))
+                    ON CONFLICT (fingerprint) DO UPDATE SET \(updates.joined(separator: ", ")),
+                        first_run = CASE WHEN locaudit.findings.resolved_run IS NULL THEN locaudit.findings.first_run ELSE excluded.first_run END
+                    """, binds: binds(batch)))
+            }
+            var scope = PostgresBindings()
+            scope.append(recorded.devices)
+            scope.append(recorded.bundleIds)
+            try await central.execute(PostgresQuery(unsafeSQL: """
+                DELETE FROM locaudit.sessions WHERE evidence_pruned_at IS NULL
+                    AND ($1::text[] IS NULL OR device_id = ANY($1)) AND ($2::text[] IS NULL OR bundle_id = ANY($2))
+                """, binds: scope))
+            let sessionUpdates = sessionColumns.filter { !["device_id", "bundle_id", "pid", "start_us"].contains($0) }
+                .map { "\"\($0)\" = excluded.\"\($0)\"" }
+            for batch in recorded.sessions {
+                try await central.execute(PostgresQuery(unsafeSQL: """
+                    INSERT INTO locaudit.sessions (\(list(sessionColumns)))
+                    SELECT \(list(sessionColumns)) FROM json_to_recordset($1::json) AS r(\(types(sessionColumns)))
+                    ON CONFLICT (device_id, bundle_id, pid, start_us) DO UPDATE SET \(sessionUpdates.joined(separator: ", "))
+                    """, binds: binds(batch)))
+            }
+            return id
+        }
+    }
+
+    private static func list(_ columns: [String]) -> String { columns.map { "\"\($0)\"" }.joined(separator: ", ") }
+
+    /// `json_to_recordset`'s column list: every column is text or bigint in these tables.
+    private static func types(_ columns: [String]) -> String {
+        let texts: Set<String> = ["device_id", "bundle_id", "start", "end", "end_reason", "launch_intent", "relaunch_service", "os_version",
+                                  "status_at_start", "status_at_end", "evidence_pruned_at", "started_at", "options", "verdict", "fail_on",
+                                  "coverage", "checks", "checks_pruned_at", "fingerprint", "rule", "severity", "session_start", "time",
+                                  "message", "evidence", "run_key", "pushed_from"]
+        return columns.map { "\"\($0)\" \(texts.contains($0) ? "text" : "bigint")" }.joined(separator: ", ")
+    }
+
+    private static func binds(_ json: String) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(json)
+        return bindings
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import LocAuditStore
+import PostgresNIO
+
+/// The central store's rows in a temporary SQLite store, with the central ids: what the
+/// central audit audits and `report --db postgresql://…` renders, with the very code that
+/// audits and renders a host's store. Read in one snapshot (`REPEATABLE READ`), so that
+/// hosts pushing meanwhile never leave a source without its events.
+package enum CentralReplica {
+    /// A table's documented columns, as both engines name them; the `events` columns are `StoreCopy.eventColumns`.
+    static let tables: [(name: String, columns: [String])] = [
+        ("devices", ["id", "name", "product_type", "os_version", "updated_at"]),
+        ("app_versions", ["id", "bundle_id", "version", "build", "executable", "name", "usage_keys", "background_modes",
+                          "temporary_purpose_keys", "default_accuracy_reduced", "default_accuracy_reduced_type", "plist_path",
+                          "plist_sha256", "ingested_at", "first_seen_us"]),
+        ("apps", ["bundle_id", "executable", "name", "version", "usage_keys", "background_modes", "temporary_purpose_keys",
+                  "default_accuracy_reduced", "default_accuracy_reduced_type", "plist_path", "plist_sha256", "ingested_at"]),
+        ("sources", ["id", "path", "file_sha256", "content_sha256", "size", "content_size", "gzip_members", "container", "device_id",
+                     "os_version", "zone_assumed", "zone_offset", "zone_from", "first_time", "last_time", "lines_read", "events",
+                     "skipped", "notes", "ingested_at"]),
+        ("events", StoreCopy.eventColumns),
+        ("sessions", CentralAudit.sessionColumns),
+        ("audit_runs", ["id"] + CentralAudit.runColumns),
+        ("findings", ["id"] + CentralAudit.findingColumns),
+    ]
+    /// Rows written to SQLite a transaction.
+    static let batch = 10_000
+
+    /// Creates the store at `path` (a new file) and copies every table into it; the events read.
+    @discardableResult
+    package static func make(from central: Central, at path: String) async throws -> Int {
+        let store = try Store(path: path, access: .create)
+        let queue = try store.connect()
+        try await central.execute("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        var events = 0
+        for table in tables {
+            let order = table.name == "apps" ? "bundle_id" : "id"
+            let sql = "SELECT \(table.columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.\(table.name) ORDER BY \(order)"
+            var rows: [[DatabaseValue]] = []
+            func flush() throws {
+                let batch = rows
+                rows.removeAll(keepingCapacity: true)
+                try StoreError.mapping(path: path) {
+                    try queue.write { db in
+                        let copy = try StoreCopy(db)
+                        for row in batch {
+                            if table.name == "events" { try copy.event(row) } else { try copy.insert(into: table.name, columns: table.columns, values: row) }
+                        }
+                    }
+                }
+            }
+            do {
+                for try await row in try await central.connection.query(PostgresQuery(unsafeSQL: sql), logger: Central.logger) {
+                    rows.append(try row.map(DatabaseValue.init(cell:)))
+                    if table.name == "events" { events += 1 }
+                    if rows.count == batch { try flush() }
+                }
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw CentralError.from(error, url: central.url)
+            }
+            try flush()
+        }
+        try await central.execute("COMMIT")
+        return events
+    }
+}
+
+extension DatabaseValue {
+    /// A PostgreSQL value as SQLite would hold it: integers, reals, text (booleans as 1 and 0).
+    init(cell: PostgresCell) throws {
+        guard cell.bytes != nil else { self = .null; return }
+        switch cell.dataType {
+        case .int2, .int4, .int8: self = try cell.decode(Int64.self).databaseValue
+        case .float4, .float8: self = try cell.decode(Double.self).databaseValue
+        case .bool: self = (try cell.decode(Bool.self) ? 1 : 0).databaseValue
+        default: self = try cell.decode(String.self).databaseValue
+        }
+    }
+}
