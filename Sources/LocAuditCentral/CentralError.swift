@@ -43,7 +43,7 @@ public struct CentralError: Error, CustomStringConvertible, Sendable {
             if let inner { return from(inner, url: url) }
         }
         guard let error = error as? PSQLError else {
-            return CentralError(.server("\(server): \(Self.plain(error)); check that the server runs and this host may reach it, then push again"))
+            return CentralError(.server("\(server): \(Self.plain(error)); check that the server runs and this host may reach it, then run the command again"))
         }
         switch error.code {
         case .sslUnsupported:
@@ -63,18 +63,18 @@ public struct CentralError: Error, CustomStringConvertible, Sendable {
             case "42501":
                 return CentralError(.server("\(server): the role \(url.user) lacks a privilege locaudit needs (\(message)): grant it as README's Many hosts section shows"), sqlState: state)
             case "53300":
-                return CentralError(.server("\(server) has no connection slot left: push again later, or raise max_connections"))
+                return CentralError(.server("\(server) has no connection slot left: run the command again later, or raise max_connections"))
             default:
-                return CentralError(.server("\(server) failed a statement (\(message), SQLSTATE \(state)): push again; if it persists, report it with this sentence"), sqlState: state)
+                return CentralError(.server("\(server) failed a statement (\(message), SQLSTATE \(state)): run the command again; if it persists, report it with this sentence"), sqlState: state)
             }
         case .connectionError, .failedToAddSSLHandler, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
             if let tls = error.underlying, tls is NIOSSLError || String(describing: type(of: tls)).contains("SSL") || "\(tls)".contains("handshake") {
                 return CentralError(.server("\(server): TLS failed (sslmode=\(url.sslMode.rawValue)): the server's certificate is not trusted for \(url.host)\(url.rootCertificate.map { " by \($0)" } ?? ""); give its CA with sslrootcert=PATH, or check the host name"))
             }
             let why = error.underlying.map(Self.plain) ?? "the connection closed"
-            return CentralError(.server("\(server) cannot be reached (\(why)): check that the server runs, the host and port, and the firewall, then push again"))
+            return CentralError(.server("\(server) cannot be reached (\(why)): check that the server runs, the host and port, and the firewall, then run the command again"))
         default:
-            return CentralError(.server("\(server): the connection failed (\(error.code)): check the server, then push again"))
+            return CentralError(.server("\(server): the connection failed (\(error.code)): check the server, then run the command again"))
         }
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LocAuditCentral
 import Foundation
 import LocAuditAudit
+import LocAuditCentral
 import LocAuditModel
 import LocAuditRead
 import LocAuditReport
@@ -29,11 +29,18 @@ struct AuditCommand: ParsableCommand {
             On a terminal, a progress bar on stderr shows the events read and the sessions \
             checked (none with --quiet or when stderr is not a terminal).
 
+            With --db postgresql://USER@HOST[:PORT]/DB, the fleet's audit: every host's \
+            pushed events audited together (copied into a temporary file in $TMPDIR, then \
+            the run, its findings and sessions written back; the owner's role). The \
+            password as for `push` (README, Many hosts).
+
             Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on, \
             2 usage error (also a report path that is the database or cannot be written), \
             3 database missing or insufficient evidence, 6 the store cannot be used (cannot \
             open it, not a locaudit store, damaged, read-only, disk full), 7 a report could \
-            not be written (the audit is recorded: `locaudit report` writes it again).
+            not be written (the audit is recorded: `locaudit report` writes it again); \
+            with --db postgresql://: 4 another central audit is running, 8 the central \
+            store cannot be used (unreachable, login or TLS refused, a privilege missing).
 
             EXAMPLES:
               # every session, the text report on the terminal

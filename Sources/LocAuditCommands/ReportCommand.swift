@@ -1,6 +1,6 @@
 import ArgumentParser
-import LocAuditCentral
 import Foundation
+import LocAuditCentral
 import LocAuditModel
 import LocAuditStore
 
@@ -12,11 +12,13 @@ struct ReportCommand: ParsableCommand {
         usage: "locaudit report [<options>]",
         discussion: """
             Writes the same reports `locaudit audit` would have written for that run, from \
-            the database alone; a read-only store is fine.
+            the database alone; a read-only store is fine. --db postgresql://… renders a \
+            run of the central store (its ids; a role that may only select is enough).
 
             Exit codes: 0 rendered, 2 usage error (also a report path that is the database \
             or cannot be written), 3 no database or no such run, 6 the store cannot be used \
-            (cannot open it, not a locaudit store, damaged), 7 a report could not be written.
+            (cannot open it, not a locaudit store, damaged), 7 a report could not be written, \
+            8 the central store cannot be used.
 
             EXAMPLES:
               # the latest run again, as a page and for a ticket
