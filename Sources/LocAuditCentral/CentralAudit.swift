@@ -53,15 +53,16 @@ public enum CentralAudit {
         }
     }
 
-    /// `body` with the central store at `url` copied into a temporary store (`report`).
-    public static func withReplica<T>(_ url: CentralURL, environment: [String: String] = ProcessInfo.processInfo.environment,
+    /// `body` with the central store at `url` copied into a temporary store (`report`);
+    /// without `events` when the reports read none (all but the HTML page).
+    public static func withReplica<T>(_ url: CentralURL, events: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
                                       _ body: (Store) throws -> T) throws -> T {
-        try withReplica(url, environment: environment, lock: false) { _, replica in try body(replica) }
+        try withReplica(url, environment: environment, lock: false, events: events) { _, replica in try body(replica) }
     }
 
     /// Connects (taking the central audit's lock when `lock`), copies the central store into
     /// a temporary folder, hands both to `body`, and removes the copy.
-    static func withReplica<T>(_ url: CentralURL, environment: [String: String], lock: Bool,
+    static func withReplica<T>(_ url: CentralURL, environment: [String: String], lock: Bool, events: Bool = true,
                                _ body: (Central, Store) throws -> T) throws -> T {
         let central = try Central.blocking { try await Central.connect(url, environment: environment) }
         defer { try? Central.blocking { await central.close() } }
@@ -81,7 +82,7 @@ public enum CentralAudit {
         let path = folder.appendingPathComponent("central.sqlite").path
         try Central.blocking {
             _ = try await CentralSchema.migrate(central)
-            try await CentralReplica.make(from: central, at: path)
+            try await CentralReplica.make(from: central, at: path, events: events)
         }
         return try body(central, try Store(path: path, access: .write))
     }

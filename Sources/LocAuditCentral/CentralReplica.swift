@@ -27,14 +27,15 @@ package enum CentralReplica {
     /// Rows written to SQLite a transaction.
     static let batch = 10_000
 
-    /// Creates the store at `path` (a new file) and copies every table into it; the events read.
+    /// Creates the store at `path` (a new file) and copies every table into it (`events` only
+    /// when asked); the events read.
     @discardableResult
-    package static func make(from central: Central, at path: String) async throws -> Int {
+    package static func make(from central: Central, at path: String, events copyEvents: Bool = true) async throws -> Int {
         let store = try Store(path: path, access: .create)
         let queue = try store.connect()
         try await central.execute("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         var events = 0
-        for table in tables {
+        for table in tables where copyEvents || table.name != "events" {
             let order = table.name == "apps" ? "bundle_id" : "id"
             let sql = "SELECT \(table.columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.\(table.name) ORDER BY \(order)"
             var rows: [[DatabaseValue]] = []

@@ -43,7 +43,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         if let central = store.central {
             try withCentral {
-                try CentralAudit.withReplica(central) { replica in
+                try CentralAudit.withReplica(central, events: reporting.readsEvents) { replica in
                     var report = try AuditReport.stored(in: replica, run: runId)
                     report.database = central.display
                     try reporting.write(report, store: replica)

@@ -53,6 +53,9 @@ struct ReportFlags: ParsableArguments {
         return o
     }
 
+    /// Whether a report asked for reads the events (the HTML page's timelines and evidence lines).
+    var readsEvents: Bool { ReportRequest.needs(requests).contains(.html) }
+
     func write(_ report: AuditReport, store: Store) throws {
         let inputs = try store.reportInputs(for: report, options: options, needs: ReportRequest.needs(requests))
         try ReportRequest.write(requests, report: report, options: options, inputs: inputs)
