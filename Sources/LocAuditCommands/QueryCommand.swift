@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocAuditCentral
 import LocAuditRead
 import LocAuditStore
 
@@ -24,9 +25,15 @@ struct QueryCommand: ParsableCommand {
             SQLite holds as infinite is Infinity or -Infinity in table and csv, null in \
             json; two columns of one name are refused in json (name them apart with AS).
 
+            --db postgresql://USER@HOST[:PORT]/DB (or $LOCAUDIT_DB) runs it on the central \
+            store, in a read-only transaction, with the names of its locaudit schema; a \
+            saved query's `-- postgresql: A => B` header lines say where its SQL differs \
+            there. The password comes from PGPASSWORD or ~/.pgpass.
+
             Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no \
             database, 6 the store cannot be used (cannot open it, not a locaudit store, \
-            damaged), 7 standard output could not be written.
+            damaged), 7 standard output could not be written, 8 the central store cannot \
+            be used (unreachable, login or TLS refused, no locaudit schema).
 
             EXAMPLES:
               locaudit query --list
@@ -80,6 +87,14 @@ struct QueryCommand: ParsableCommand {
             let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             values[String(parts[0])] = String(parts[1])
         }
+        if let central = store.central {
+            let result = try withCentral {
+                if let sql { return try CentralQuery.run(sql, parameters: values, url: central) }
+                return try CentralQuery.run(try SavedQuery.find(query!), parameters: values, url: central)
+            }
+            try Output.standardOutput(try withCentral { try format.render(result) })
+            return
+        }
         try withStore(store.path) {
             let store = try Store(path: store.path, access: .read)
             let result: QueryResult
@@ -90,5 +105,20 @@ struct QueryCommand: ParsableCommand {
             }
             try Output.standardOutput(try format.render(result))
         }
+    }
+}
+
+/// Runs a command's work on the central store: a server that cannot be used is told in one
+/// sentence with exit 8 (2 for a usage error such as a `~/.pgpass` others may read), a query
+/// that cannot run with exit 1.
+func withCentral<T>(tell: (String) -> Void = printError, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as CentralError {
+        tell(error.description)
+        throw ExitCode(error.exitCode)
+    } catch let error as any ToldFailure {
+        tell(error.description)
+        throw ExitCode(error.exitCode)
     }
 }

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import Testing
+@testable import LocAuditCentral
+@testable import LocAuditStore
+
+/// `:name` parameters of the saved queries, as PostgreSQL's `$1…`: no server needed.
+@Suite struct CentralParameterTests {
+    typealias Statement = CentralQuery.Statement
+
+    @Test("a :: cast, a ':x' in a string, a comment, a quoted identifier, a dollar-quoted string keep their colons")
+    func onlyParametersAreTranslated() throws {
+        let s = try Statement("""
+            SELECT :a::text, ':x' AS "b:c", E'it\\'s :y' -- :z here
+            , $$ :w $$, $t$ :v $t$ /* :u /* nested :t */ :s */ FROM events WHERE kind = :b AND id > :a
+            """)
+        #expect(s.names == ["a", "b"])
+        #expect(s.sql == """
+            SELECT $1::text, ':x' AS "b:c", E'it\\'s :y' -- :z here
+            , $$ :w $$, $t$ :v $t$ /* :u /* nested :t */ :s */ FROM events WHERE kind = $2 AND id > $1
+            """)
+        // A word's own `$` and digits, an array slice's `:2`, SQL's doubled quotes.
+        let t = try Statement("SELECT a$b, x[1:2], 'it''s :no', \"q\"\":no\" FROM t LIMIT :limit")
+        #expect(t.names == ["limit"])
+        #expect(t.sql == "SELECT a$b, x[1:2], 'it''s :no', \"q\"\":no\" FROM t LIMIT $1")
+    }
+
+    @Test("a trailing ; or comment is cut, a positional $1 and an empty statement are refused with a sentence")
+    func edges() throws {
+        #expect(try Statement("SELECT 1; -- done\n").sql == "SELECT 1")
+        #expect(try Statement("SELECT 1; SELECT 2;").sql == "SELECT 1; SELECT 2")
+        #expect { try Statement("SELECT * FROM events WHERE id = $1") } throws: { "\($0)".contains("name them (:device)") }
+        #expect { try Statement(" ; -- nothing\n/* at all */") } throws: { "\($0)" == QueryRunner.noStatement }
+    }
+
+    @Test("a -- postgresql: line replaces its exact text for PostgreSQL only; a left side the SQL lacks names the file")
+    func replacementLines() throws {
+        let q = try SavedQuery.parse("""
+            -- name: apps
+            -- postgresql: group_concat(x) => string_agg(x, ',' ORDER BY x)
+            SELECT group_concat(x) FROM (SELECT bundle_id AS x FROM apps ORDER BY 1)
+            """, path: "queries/apps.sql")
+        #expect(q.postgresql == [.init(sqlite: "group_concat(x)", postgresql: "string_agg(x, ',' ORDER BY x)")])
+        #expect(try q.postgresqlSQL() == "-- name: apps\nSELECT string_agg(x, ',' ORDER BY x) FROM (SELECT bundle_id AS x FROM apps ORDER BY 1)")
+        #expect(q.sql.contains("SELECT group_concat(x) FROM"))
+        #expect {
+            try SavedQuery.parse("-- postgresql: json_each(s.skipped) => json_each_text(s.skipped::json)\nSELECT 1", path: "queries/drift.sql")
+        } throws: { "\($0)".contains("queries/drift.sql") && "\($0)".contains("json_each(s.skipped)") }
+        #expect { try SavedQuery.parse("-- postgresql: a -> b\nSELECT a", path: "q.sql") } throws: { "\($0)".contains(" => ") }
+    }
+}
+
+/// `query` and `stats` on the central store, against a real server (PostgresCluster) holding
+/// the pushed samples.
+@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+struct CentralQueryTests {
+    /// README's first command into a store of the test's own, audited, by the real binary.
+    static func samplesHost() throws -> (Workspace, String) {
+        let workspace = try Workspace()
+        let db = workspace.dir.appendingPathComponent("host.sqlite").path
+        let samples = ["samples/apps", "samples/logs", "samples/audit"].map { packageRoot.appendingPathComponent($0).path }
+        let ingest = try run(locauditExecutable, ["ingest", "--db", db] + samples)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let audit = try run(locauditExecutable, ["audit", "--db", db])
+        #expect([0, 1].contains(audit.status), "\(audit.stderr)")
+        return (workspace, db)
+    }
+
+    static func pushed(_ db: String, to cluster: PostgresCluster) throws {
+        let push = try run(locauditExecutable, ["push", "--db", db, "--to", cluster.url()],
+                           environment: ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"])
+        #expect(push.status == 0, "\(push.stderr)")
+    }
+
+    static let queries = [packageRoot.appendingPathComponent("queries")]
+    static let parameters: [String: [String: String]] = ["session-timeline": ["bundle": "com.example.weather", "pid": "1053"]]
+
+    @Test("every saved query gives the same rows on the SQLite store and on the central store it was pushed to")
+    func savedQueriesAgree() async throws {
+        let (workspace, db) = try Self.samplesHost()
+        _ = workspace
+        try await PostgresCluster.with { cluster in
+            try Self.pushed(db, to: cluster)
+            let url = try CentralURL(cluster.url())
+            let environment = ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"]
+            let store = try Store(path: db, access: .read)
+            let all = SavedQuery.all(in: Self.queries)
+            #expect(all.count >= 9)
+            var empty: [String] = []
+            for query in all {
+                let parameters = Self.parameters[query.name] ?? [:]
+                let local = try QueryRunner.run(query, parameters: parameters, store: store)
+                if local.rows.isEmpty { empty.append(query.name) }
+                do {
+                    let central = try CentralQuery.run(query, parameters: parameters, url: url, environment: environment)
+                    #expect(try QueryFormat.csv.render(central) == (try QueryFormat.csv.render(local)), "\(query.name)")
+                    #expect(try QueryFormat.json.render(central) == (try QueryFormat.json.render(local)), "\(query.name)")
+                } catch {
+                    Issue.record("\(query.name) fails on PostgreSQL: \(error)")
+                }
+            }
+            // A query with no rows proves nothing: only the one the samples are made to leave empty.
+            #expect(empty == ["unlinked-app-lines"])
+            // Parameters the server types itself: LIMIT, CAST, a comparison; the same sentences as SQLite's.
+            let skipped = try #require(all.first { $0.name == "sources-most-skipped" })
+            #expect(try CentralQuery.run(skipped, parameters: ["limit": "2"], url: url, environment: environment).rows.count == 2)
+            let runs = try CentralQuery.run("SELECT count(*) AS n FROM findings WHERE first_run = CAST(:run AS INTEGER) AND bundle_id = :app",
+                                            parameters: ["run": "1", "app": "com.example.runner"], url: url, environment: environment)
+            #expect(runs.rows == (try QueryRunner.run("SELECT count(*) AS n FROM findings WHERE first_run = CAST(:run AS INTEGER) AND bundle_id = :app",
+                                                      parameters: ["run": "1", "app": "com.example.runner"], store: store).rows))
+            #expect(runs.rows.first?.first != 0.databaseValue)
+            #expect { try CentralQuery.run("SELECT :a", url: url, environment: environment) } throws: { "\($0)" == "missing parameter 'a': add --param a=VALUE." }
+            #expect { try CentralQuery.run("SELECT :a", parameters: ["a": "1", "b": "2"], url: url, environment: environment) } throws: {
+                "\($0)".contains("unknown parameter 'b'; this query takes 'a'")
+            }
+        }
+    }
+
+    @Test("query --db postgresql://: the same table as on SQLite, writes refused with SQLite's sentence (exit 1, nothing written), SQL errors in the server's words, $LOCAUDIT_DB, a wrong password exit 8")
+    func theCommand() async throws {
+        let (workspace, db) = try Self.samplesHost()
+        _ = workspace
+        try await PostgresCluster.with { cluster in
+            try Self.pushed(db, to: cluster)
+            let environment = ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"]
+            func query(_ arguments: [String], _ env: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+                try run(locauditExecutable, ["query"] + arguments, environment: environment.merging(env) { $1 })
+            }
+            let local = try query(["--db", db, "findings-by-rule-and-app"])
+            let central = try query(["--db", cluster.url(), "findings-by-rule-and-app"])
+            #expect(central.status == 0, "\(central.stderr)")
+            #expect(central.stdout == local.stdout && local.stdout.contains("missing-blue-bar"))
+            let viaEnvironment = try query(["findings-by-rule-and-app"], ["LOCAUDIT_DB": cluster.url()])
+            #expect(viaEnvironment.status == 0 && viaEnvironment.stdout == local.stdout, "\(viaEnvironment.stderr)")
+
+            let before = try cluster.psql("SELECT (SELECT count(*) FROM locaudit.events) || ' ' || (SELECT count(*) FROM locaudit.devices)")
+            for sql in ["DELETE FROM events", "UPDATE findings SET rule = 'x'", "INSERT INTO devices (id, updated_at) VALUES ('x', 'y')",
+                        "CREATE TABLE t (x int)", "DROP TABLE findings", "SELECT nextval('locaudit.sources_id_seq')",
+                        "WITH gone AS (DELETE FROM events RETURNING id) SELECT count(*) FROM gone"] {
+                let refused = try query(["--db", cluster.url(), "--sql", sql])
+                #expect(refused.status == 1, "\(sql): \(refused.stdout)")
+                #expect(refused.stderr == "locaudit: \(QueryRunner.wouldWrite)\n", "\(sql)")
+            }
+            #expect(try cluster.psql("SELECT (SELECT count(*) FROM locaudit.events) || ' ' || (SELECT count(*) FROM locaudit.devices)") == before)
+            #expect(try cluster.psql("SELECT to_regclass('locaudit.t') IS NULL") == "t")
+
+            let two = try query(["--db", cluster.url(), "--sql", "SELECT 1; SELECT 2"])
+            #expect(two.status == 1 && two.stderr.contains("one statement at a time"), "\(two.stderr)")
+            let bad = try query(["--db", cluster.url(), "--sql", "SELECT nope FROM events"])
+            #expect(bad.status == 1 && bad.stderr == "locaudit: the query failed: column \"nope\" does not exist.\n", "\(bad.stderr)")
+            // A type read as its text form, the names the user gave kept.
+            let typed = try query(["--db", cluster.url(), "--format", "csv", "--sql",
+                                   "SELECT DATE '2026-11-20' AS day, ARRAY[1, 2] AS pair, 2.50::numeric AS half, 7::numeric AS seven, true AS yes, NULL AS nothing"])
+            #expect(typed.stdout == "day,pair,half,seven,yes,nothing\r\n2026-11-20,\"{1,2}\",2.5,7,1,\r\n", "\(typed.stderr)")
+
+            let wrong = try query(["--db", cluster.url(), "findings-by-rule-and-app"], ["PGPASSWORD": "not-the-password"])
+            #expect(wrong.status == 8)
+            #expect(wrong.stderr.contains("refused the login of admin") && wrong.stderr.contains(cluster.socketDir), "\(wrong.stderr)")
+            #expect(!wrong.stderr.contains("not-the-password") && !wrong.stderr.contains("PSQLError"))
+        }
+    }
+}
