@@ -159,4 +159,38 @@ struct CentralQueryTests {
             #expect(!wrong.stderr.contains("not-the-password") && !wrong.stderr.contains("PSQLError"))
         }
     }
+
+    @Test("stats --db postgresql:// counts what was pushed, with the same JSON keys as a SQLite store's, the server's version and migrations")
+    func stats() async throws {
+        let (workspace, db) = try Self.samplesHost()
+        _ = workspace
+        try await PostgresCluster.with { cluster in
+            try Self.pushed(db, to: cluster)
+            let environment = ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"]
+            let central = try run(locauditExecutable, ["stats", "--json", "--db", cluster.url()], environment: environment)
+            #expect(central.status == 0, "\(central.stderr)")
+            let local = try run(locauditExecutable, ["stats", "--json", "--db", db])
+            let c = try #require(try JSONSerialization.jsonObject(with: Data(central.stdout.utf8)) as? [String: Any])
+            let l = try #require(try JSONSerialization.jsonObject(with: Data(local.stdout.utf8)) as? [String: Any])
+            #expect(Set(l.keys).isSubset(of: Set(c.keys)))
+            let tables = try #require(c["tables"] as? [String: Int]), localTables = try #require(l["tables"] as? [String: Int])
+            for table in ["devices", "sources", "events", "sessions", "audit_runs", "findings", "apps"] {
+                #expect(tables[table] == localTables[table] && tables[table] != nil, "\(table)")
+            }
+            #expect((tables["events"] ?? 0) > 0)
+            #expect(tables["event_rows"] == nil && tables["schema_migrations"] == nil)
+            func json(_ value: Any?) throws -> String {
+                String(decoding: try JSONSerialization.data(withJSONObject: [value ?? NSNull()], options: .sortedKeys), as: UTF8.self)
+            }
+            for key in ["devices", "apps", "iosVersions", "firstTime", "lastTime"] {
+                #expect(try json(c[key]) == (try json(l[key])), "\(key)")
+            }
+            #expect((c["devices"] as? [String])?.isEmpty == false && (c["iosVersions"] as? [String: Int])?.isEmpty == false)
+            #expect((c["bytes"] as? Int ?? 0) > 0)
+            #expect((c["server"] as? String)?.hasPrefix(try cluster.psql("SHOW server_version_num").prefix(2).description) == true)
+            #expect(c["migrations"] as? [String] == CentralSchema.migrations.map(\.name))
+            let text = try run(locauditExecutable, ["stats", "--db", cluster.url()], environment: environment)
+            #expect(text.status == 0 && text.stdout.contains("events \(tables["events"] ?? -1)") && text.stdout.contains("server: PostgreSQL "), "\(text.stdout)")
+        }
+    }
 }
