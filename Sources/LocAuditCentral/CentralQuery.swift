@@ -107,8 +107,15 @@ public enum CentralQuery {
         case .float4, .float8:
             return (try? cell.decode(Double.self))?.databaseValue ?? .null
         case .numeric:
-            // Integral and in range: an integer, as SQLite's sum() of integers; else a real
-            // (NaN, which a Decimal cannot hold, too).
+            // NaN and the infinities, which a Decimal cannot hold, by the sign field of the
+            // binary form (ndigits, weight, sign, dscale: 16 bits each).
+            switch bytes.getInteger(at: bytes.readerIndex + 4, as: UInt16.self) {
+            case 0xC000: return Double.nan.databaseValue
+            case 0xD000: return Double.infinity.databaseValue
+            case 0xF000: return (-Double.infinity).databaseValue
+            default: break
+            }
+            // Integral and in range: an integer, as SQLite's sum() of integers; else a real.
             guard let decimal = try? cell.decode(Decimal.self) else { return Double.nan.databaseValue }
             let text = "\(decimal)"
             if let integer = Int64(text) { return integer.databaseValue }

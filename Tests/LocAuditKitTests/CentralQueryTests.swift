@@ -150,8 +150,9 @@ struct CentralQueryTests {
             #expect(bad.status == 1 && bad.stderr == "locaudit: the query failed: column \"nope\" does not exist.\n", "\(bad.stderr)")
             // A type read as its text form, the names the user gave kept.
             let typed = try query(["--db", cluster.url(), "--format", "csv", "--sql",
-                                   "SELECT DATE '2026-11-20' AS day, ARRAY[1, 2] AS pair, 2.50::numeric AS half, 7::numeric AS seven, true AS yes, NULL AS nothing"])
-            #expect(typed.stdout == "day,pair,half,seven,yes,nothing\r\n2026-11-20,\"{1,2}\",2.5,7,1,\r\n", "\(typed.stderr)")
+                                   "SELECT DATE '2026-11-20' AS day, ARRAY[1, 2] AS pair, 2.50::numeric AS half, 7::numeric AS seven, "
+                                   + "'NaN'::numeric AS nan, '-Infinity'::numeric AS low, true AS yes, NULL AS nothing"])
+            #expect(typed.stdout == "day,pair,half,seven,nan,low,yes,nothing\r\n2026-11-20,\"{1,2}\",2.5,7,NaN,-Infinity,1,\r\n", "\(typed.stderr)")
 
             let wrong = try query(["--db", cluster.url(), "findings-by-rule-and-app"], ["PGPASSWORD": "not-the-password"])
             #expect(wrong.status == 8)
