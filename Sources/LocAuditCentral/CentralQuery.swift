@@ -132,6 +132,11 @@ public enum CentralQuery {
     /// A driver error while the statement runs: the server's own sentence for an SQL error,
     /// `CentralError` for a server that cannot be used.
     static func failure(_ error: any Error, url: CentralURL) -> any Error {
+        if let error = error as? PSQLError, error.code == .messageDecodingFailure || error.code == .unexpectedBackendMessage {
+            // The server answered as to no query (COPY … TO STDOUT's copy data): the statement's doing.
+            return QueryError("the server answered this statement with something other than rows (COPY … TO STDOUT?): "
+                              + "use a SELECT, and --format csv for CSV.")
+        }
         guard let error = error as? PSQLError, error.code == .server, let info = error.serverInfo else {
             return CentralError.from(error, url: url)
         }

@@ -146,6 +146,9 @@ struct CentralQueryTests {
 
             let two = try query(["--db", cluster.url(), "--sql", "SELECT 1; SELECT 2"])
             #expect(two.status == 1 && two.stderr.contains("one statement at a time"), "\(two.stderr)")
+            // COPY answers in a way no result reader takes: the statement's fault (exit 1), not the server's (8).
+            let copy = try query(["--db", cluster.url(), "--sql", "COPY findings TO STDOUT"])
+            #expect(copy.status == 1 && copy.stderr.contains("use a SELECT"), "\(copy.stderr)")
             let bad = try query(["--db", cluster.url(), "--sql", "SELECT nope FROM events"])
             #expect(bad.status == 1 && bad.stderr == "locaudit: the query failed: column \"nope\" does not exist.\n", "\(bad.stderr)")
             // A type read as its text form, the names the user gave kept.
