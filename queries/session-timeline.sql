@@ -15,4 +15,4 @@ SELECT e.time, e.kind,
        src.path || ':' || e.line AS evidence
 FROM events e JOIN sources src ON src.id = e.source_id
 WHERE e.bundle_id = :bundle AND e.app_pid = :pid AND e.device_id LIKE :device
-ORDER BY e.time_us, e.source_id, e.line;
+ORDER BY e.time_us, src.path, e.line;

@@ -6,5 +6,5 @@ SELECT s.path, s.container, s.device_id AS device, s.lines_read,
        coalesce((SELECT sum(value) FROM json_each(s.skipped)), 0) AS skipped, s.skipped AS by_reason
 FROM sources s
 WHERE s.container NOT IN ('info-plist', 'ideviceinfo')
-ORDER BY skipped DESC, s.path
+ORDER BY skipped DESC, s.path, s.content_sha256
 LIMIT :limit;
