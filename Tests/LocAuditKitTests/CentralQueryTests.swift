@@ -101,6 +101,22 @@ struct CentralQueryTests {
             }
             // A query with no rows proves nothing: only the one the samples are made to leave empty.
             #expect(empty == ["unlinked-app-lines"])
+            // A device's apps in order on both engines: a second app, added after the first, sorts before it.
+            let copy = """
+                INSERT INTO findings (fingerprint, rule, severity, device_id, bundle_id, pid, os_version, session_start, time_us, time,
+                                      message, evidence, first_run, last_run, resolved_run)
+                SELECT 'later-' || fingerprint, rule, severity, device_id, 'com.example.a', pid, os_version, session_start, time_us, time,
+                       message, evidence, first_run, last_run, resolved_run
+                FROM findings WHERE rule = 'missing-blue-bar' AND resolved_run IS NULL
+                """
+            try DatabaseQueue(path: db).write { try $0.execute(sql: copy) }
+            try cluster.psql("SET search_path = locaudit; " + copy)
+            let blueBar = try #require(all.first { $0.name == "devices-missing-blue-bar" })
+            let apps = try QueryRunner.run(blueBar, store: store)
+            let appsCSV = try QueryFormat.csv.render(apps)
+            #expect(!apps.rows.isEmpty && apps.rows.allSatisfy { QueryFormat.text($0[4]) == "com.example.a,com.example.runner" }, "\(appsCSV)")
+            #expect(try QueryFormat.csv.render(CentralQuery.run(blueBar, url: url, environment: environment)) == appsCSV)
+
             // Parameters the server types itself: LIMIT, CAST, a comparison; the same sentences as SQLite's.
             let skipped = try #require(all.first { $0.name == "sources-most-skipped" })
             #expect(try CentralQuery.run(skipped, parameters: ["limit": "2"], url: url, environment: environment).rows.count == 2)
