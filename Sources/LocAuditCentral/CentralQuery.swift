@@ -147,8 +147,10 @@ public enum CentralQuery {
             return QueryError(QueryRunner.wouldWrite)
         case "42601" where message.contains("multiple commands"):
             return QueryError(QueryRunner.oneAtATime)
-        case _ where state.hasPrefix("08") || state.hasPrefix("28") || state.hasPrefix("57") || state.hasPrefix("53")
-            || state == "3D000" || state == "42501":
+        case "42501":
+            // The user's SQL reads what this role may not: the query's failure, not locaudit's.
+            return QueryError("the query failed: \(message) (the role \(url.user) may not read it: README's Many hosts shows the grants).")
+        case _ where state.hasPrefix("08") || state.hasPrefix("28") || state.hasPrefix("57") || state.hasPrefix("53") || state == "3D000":
             return CentralError.from(error, url: url)
         default:
             return QueryError("the query failed: \(message).")

@@ -173,6 +173,14 @@ struct CentralQueryTests {
                                    + "'NaN'::numeric AS nan, '-Infinity'::numeric AS low, true AS yes, NULL AS nothing"])
             #expect(typed.stdout == "day,pair,half,seven,nan,low,yes,nothing\r\n2026-11-20,\"{1,2}\",2.5,7,NaN,-Infinity,1,\r\n", "\(typed.stderr)")
 
+            // A privilege the role lacks is the query's failure (exit 1), in the server's words, with where the grants are.
+            try cluster.psql("CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; GRANT USAGE ON SCHEMA locaudit TO reader; GRANT SELECT ON locaudit.devices TO reader")
+            let denied = try query(["--db", cluster.url(user: "reader"), "findings-by-rule-and-app"], ["PGPASSWORD": "reader-pw"])
+            #expect(denied.status == 1, "\(denied.stderr)")
+            #expect(denied.stderr.hasPrefix("locaudit: the query failed: permission denied for table findings") && denied.stderr.contains("Many hosts"), "\(denied.stderr)")
+            let allowed = try query(["--db", cluster.url(user: "reader"), "--sql", "SELECT count(*) AS n FROM devices"], ["PGPASSWORD": "reader-pw"])
+            #expect(allowed.status == 0 && !allowed.stdout.contains("\n0\n"), "\(allowed.stderr)")
+
             let wrong = try query(["--db", cluster.url(), "findings-by-rule-and-app"], ["PGPASSWORD": "not-the-password"])
             #expect(wrong.status == 8)
             #expect(wrong.stderr.contains("refused the login of admin") && wrong.stderr.contains(cluster.socketDir), "\(wrong.stderr)")
