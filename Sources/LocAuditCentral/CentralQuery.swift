@@ -37,22 +37,24 @@ public enum CentralQuery {
         return try run(try query.postgresqlSQL(), parameters: parameters, defaults: defaults, url: url, environment: environment)
     }
 
-    /// The server's answer to the SQLSTATE of a statement that would write in a read-only transaction.
+    /// The SQLSTATE of a statement that would write in a read-only transaction.
     static let readOnlyViolation = "25006"
 
     static func run(_ statement: Statement, values: [String], url: CentralURL, environment: [String: String]) async throws -> QueryResult {
         let central = try await Central.connect(url, environment: environment)
         defer { Task { [central] in await central.close() } }
-        // One snapshot for both passes (below); the names of `locaudit` first.
+        // Read-only, and one snapshot for both passes (below).
         try await central.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         let schema: [Bool] = try await central.rows("SELECT to_regnamespace('locaudit') IS NOT NULL", as: Bool.self)
         guard schema.first == true else {
             throw CentralError(.server("\(url.display) holds no locaudit schema: push a host's store to it first (locaudit push), or check the URL's database"))
         }
-        // A SELECT, so that the transaction has its snapshot: it cannot be made read-write any more.
+        // Unqualified names are locaudit's; set by a SELECT, so that the transaction has its
+        // snapshot and cannot be made read-write any more.
         try await central.execute("SELECT set_config('search_path', 'locaudit', true)")
         var result = try await fetch(statement.sql, values: values, central: central)
-        if case let types = result.types, types.contains(where: { !Self.decoded.contains($0) }) {
+        let types = result.types
+        if types.contains(where: { !Self.decoded.contains($0) }) {
             // Types this decoder does not read (a timestamp, an array, an interval): those
             // columns again, cast to text (as psql prints them), in the same snapshot.
             let names = types.indices.map { "c\($0 + 1)" }
