@@ -47,6 +47,11 @@ import Testing
             try SavedQuery.parse("-- postgresql: json_each(s.skipped) => json_each_text(s.skipped::json)\nSELECT 1", path: "queries/drift.sql")
         } throws: { "\($0)".contains("queries/drift.sql") && "\($0)".contains("json_each(s.skipped)") }
         #expect { try SavedQuery.parse("-- postgresql: a -> b\nSELECT a", path: "q.sql") } throws: { "\($0)".contains(" => ") }
+        // Asked for by name, such a file says what is wrong with it, not that there is no such query.
+        let ws = try Workspace()
+        let drift = ws.dir.appendingPathComponent("drift.sql")
+        try Data("-- name: drift\n-- postgresql: json_each(x) => json_each_text(x)\nSELECT 1\n".utf8).write(to: drift)
+        #expect { try SavedQuery.find("drift", in: [ws.dir]) } throws: { "\($0)".contains(drift.path) && "\($0)".contains("json_each(x)") }
     }
 }
 

@@ -144,6 +144,11 @@ public struct SavedQuery: Sendable, Equatable {
         }
         let known = all(in: directories)
         guard let query = known.first(where: { $0.name == nameOrPath }) else {
+            // A file of that name that `all` left out for a header it cannot read: say what is wrong with it.
+            for dir in directories {
+                let path = dir.appendingPathComponent(nameOrPath + ".sql").path
+                if let text = try? String(contentsOfFile: path, encoding: .utf8) { _ = try parse(text, path: path) }
+            }
             throw QueryError("no saved query named '\(nameOrPath)'. `locaudit query --list` shows them: \(known.map(\.name).joined(separator: ", ")).")
         }
         return query
