@@ -6,4 +6,4 @@ FROM sessions s
 JOIN events e ON e.device_id = s.device_id AND e.bundle_id = s.bundle_id
     AND e.kind = 'accuracy-change' AND e.accuracy = 'full' AND e.temporary = 1
     AND e.time_us BETWEEN s.start_us AND s.end_us
-ORDER BY s.start_us, s.bundle_id;
+ORDER BY s.start_us, s.bundle_id, s.device_id, e.time_us;

@@ -7,4 +7,4 @@ FROM events e
 WHERE e.bundle_id IS NULL AND (e.app_pid IS NOT NULL
     OR (e.pid IS NULL AND e.kind IN ('authorization', 'call', 'crash', 'location', 'property', 'usage-key-missing')))
 GROUP BY e.device_id, e.process
-ORDER BY events DESC;
+ORDER BY events DESC, device, e.process;

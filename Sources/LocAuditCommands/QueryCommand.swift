@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocAuditCentral
 import LocAuditRead
 import LocAuditStore
 
@@ -24,9 +25,15 @@ struct QueryCommand: ParsableCommand {
             SQLite holds as infinite is Infinity or -Infinity in table and csv, null in \
             json; two columns of one name are refused in json (name them apart with AS).
 
+            --db postgresql://USER@HOST[:PORT]/DB (or $LOCAUDIT_DB) runs it on the central \
+            store, in a read-only transaction, with the names of its locaudit schema; a \
+            saved query's `-- postgresql: A => B` header lines say where its SQL differs \
+            there. The password comes from PGPASSWORD or ~/.pgpass.
+
             Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no \
             database, 6 the store cannot be used (cannot open it, not a locaudit store, \
-            damaged), 7 standard output could not be written.
+            damaged), 7 standard output could not be written, 8 the central store cannot \
+            be used (unreachable, login or TLS refused, no locaudit schema).
 
             EXAMPLES:
               locaudit query --list
@@ -79,6 +86,14 @@ struct QueryCommand: ParsableCommand {
         for p in params {
             let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             values[String(parts[0])] = String(parts[1])
+        }
+        if let central = store.central {
+            let result = try withCentral {
+                if let sql { return try CentralQuery.run(sql, parameters: values, url: central) }
+                return try CentralQuery.run(try SavedQuery.find(query!), parameters: values, url: central)
+            }
+            try Output.standardOutput(try withCentral { try format.render(result) })
+            return
         }
         try withStore(store.path) {
             let store = try Store(path: store.path, access: .read)

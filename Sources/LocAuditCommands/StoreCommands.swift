@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocAuditAudit
+import LocAuditCentral
 import LocAuditModel
 import LocAuditRead
 import LocAuditStore
@@ -77,11 +78,15 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "The store's size, rows per table, devices, apps, iOS versions and time span.",
         discussion: """
-            A read-only store is fine.
+            A read-only store is fine. With --db postgresql://USER@HOST[:PORT]/DB (or \
+            $LOCAUDIT_DB), the central store's: its database size, the rows of the \
+            locaudit schema's tables and views, and also the server's version and the \
+            migrations applied (JSON keys server and migrations).
 
             Exit codes: 0 printed, 2 usage error, 3 no database, 6 the store cannot be used \
             (cannot open it, not a locaudit store, damaged), 7 standard output could not be \
-            written.
+            written, 8 the central store cannot be used (unreachable, login or TLS refused, \
+            no locaudit schema).
 
             EXAMPLES:
               locaudit stats
@@ -96,6 +101,11 @@ struct StatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        if let central = store.central {
+            let stats = try withCentral { try CentralStats.read(central) }
+            try Output.standardOutput(json ? try Output.json(stats, what: "the statistics") + "\n" : stats.text)
+            return
+        }
         let stats = try withStore(store.path) { try Maintenance.stats(database: store.path) }
         try Output.standardOutput(json ? try Output.json(stats, what: "the statistics") + "\n" : stats.text)
     }

@@ -39,6 +39,13 @@ public struct StoreStats: Sendable, Codable {
     public var firstTime: String?
     public var lastTime: String?
 
+    /// Also what the central store's statistics print (`CentralStats`).
+    public init(database: String, bytes: Int64, tables: [String: Int], devices: [String], apps: [String],
+                iosVersions: [String: Int], firstTime: String?, lastTime: String?) {
+        (self.database, self.bytes, self.tables, self.devices, self.apps) = (database, bytes, tables, devices, apps)
+        (self.iosVersions, self.firstTime, self.lastTime) = (iosVersions, firstTime, lastTime)
+    }
+
     public var text: String {
         var out = "\(database): \(bytes) bytes\n"
         out += "tables: " + tables.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"

@@ -7,6 +7,8 @@ import GRDBSQLite
 public struct QueryResult: Sendable {
     public var columns: [String]
     public var rows: [[DatabaseValue]]
+
+    public init(columns: [String], rows: [[DatabaseValue]]) { (self.columns, self.rows) = (columns, rows) }
 }
 
 /// Runs SQL on a read-only connection, with bound parameters.
@@ -54,7 +56,10 @@ public enum QueryRunner {
         }
     }
 
-    static let wouldWrite = "this statement would change the database; `locaudit query` only reads. Use the sqlite3 shell for changes."
+    public static let wouldWrite = "this statement would change the database; `locaudit query` only reads. Use the sqlite3 shell for changes."
+    public static let oneAtATime = "`locaudit query` runs one statement at a time, and this SQL holds more than one (a `;` followed by more SQL): "
+        + "run them one by one, or join them into one SELECT (a subquery or WITH)."
+    public static let noStatement = "the SQL holds no statement; give one, e.g. --sql \"SELECT count(*) FROM events\"."
 
     /// The one statement of `sql` (a trailing `;` or comment is fine), compiled. A problem of
     /// the store itself (damaged, unreadable) is left to `StoreError`.
@@ -71,13 +76,12 @@ public enum QueryRunner {
             }
             throw QueryError("the SQL does not compile: \(error.message ?? "SQLite result code \(error.extendedResultCode.rawValue)").")
         }
-        guard let statement else { throw QueryError("the SQL holds no statement; give one, e.g. --sql \"SELECT count(*) FROM events\".") }
+        guard let statement else { throw QueryError(noStatement) }
         // Whatever follows, compiling or not, is another statement.
         let more: Bool
         do { more = try statements.next() != nil } catch { more = true }
         guard !more else {
-            throw QueryError("`locaudit query` runs one statement at a time, and this SQL holds more than one (a `;` followed by more SQL): "
-                             + "run them one by one, or join them into one SELECT (a subquery or WITH).")
+            throw QueryError(oneAtATime)
         }
         return statement
     }

@@ -10,7 +10,20 @@ import Foundation
 /// ```
 ///
 /// Parameters are SQLite named parameters (`:run`), bound, never spliced into the SQL.
+///
+/// The SQL runs on SQLite as written and on the central PostgreSQL store too. Where the two
+/// must differ, a header line says how, once, as an exact text replacement made for PostgreSQL:
+///
+/// ```sql
+/// -- postgresql: group_concat(bundle_id) => string_agg(bundle_id, ',' ORDER BY bundle_id)
+/// ```
 public struct SavedQuery: Sendable, Equatable {
+    /// A `-- postgresql: SQLITE => POSTGRESQL` line: every `sqlite` text of the SQL is `postgresql` there.
+    public struct Replacement: Sendable, Equatable {
+        public var sqlite: String
+        public var postgresql: String
+    }
+
     public struct Parameter: Sendable, Equatable {
         public var name: String
         /// Used when the user gives none; nil means the parameter is required.
@@ -21,6 +34,7 @@ public struct SavedQuery: Sendable, Equatable {
     public var name: String
     public var description: String
     public var parameters: [Parameter]
+    public var postgresql: [Replacement] = []
     public var sql: String
     public var path: String?
 
@@ -37,12 +51,42 @@ public struct SavedQuery: Sendable, Equatable {
                 query.description = body.dropFirst(12).trimmingCharacters(in: .whitespaces)
             } else if body.hasPrefix("param:") {
                 query.parameters.append(try parameter(body.dropFirst(6).trimmingCharacters(in: .whitespaces), in: path))
+            } else if body.hasPrefix(replacementPrefix) {
+                let spec = body.dropFirst(replacementPrefix.count)
+                guard let arrow = spec.range(of: " => ") else {
+                    throw QueryError("\(path ?? "query"): a `-- postgresql:` line takes the SQL's exact text, ` => ` and what PostgreSQL runs instead: `-- postgresql: group_concat(x) => string_agg(x, ',')`.")
+                }
+                query.postgresql.append(Replacement(sqlite: spec[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces),
+                                                    postgresql: spec[arrow.upperBound...].trimmingCharacters(in: .whitespaces)))
             }
         }
+        // An edit of the SQL that the header line no longer matches must not go unnoticed.
+        _ = try query.postgresqlSQL()
         if query.name.isEmpty {
             query.name = path.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "query"
         }
         return query
+    }
+
+    static let replacementPrefix = "postgresql:"
+
+    /// The SQL as PostgreSQL runs it: the `-- postgresql:` lines made, each of them dropped.
+    /// A line whose SQLite text the SQL does not hold is an error naming the file.
+    public func postgresqlSQL() throws -> String {
+        var sql = self.sql.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in
+                let text = line.trimmingCharacters(in: .whitespaces)
+                return !(text.hasPrefix("--") && text.dropFirst(2).trimmingCharacters(in: .whitespaces).hasPrefix(Self.replacementPrefix))
+            }
+            .joined(separator: "\n")
+        for replacement in postgresql {
+            guard !replacement.sqlite.isEmpty, sql.contains(replacement.sqlite) else {
+                throw QueryError("\(path ?? name): the `-- postgresql:` line replaces '\(replacement.sqlite)', which the SQL does not hold (any more): "
+                                 + "make the line's left side the SQL's exact text, so that both engines run the same query.")
+            }
+            sql = sql.replacingOccurrences(of: replacement.sqlite, with: replacement.postgresql)
+        }
+        return sql
     }
 
     /// `run = latest   the audit run`, or `device   the device id` (required).
@@ -100,6 +144,11 @@ public struct SavedQuery: Sendable, Equatable {
         }
         let known = all(in: directories)
         guard let query = known.first(where: { $0.name == nameOrPath }) else {
+            // A file of that name that `all` left out for a header it cannot read: say what is wrong with it.
+            for dir in directories {
+                let path = dir.appendingPathComponent(nameOrPath + ".sql").path
+                if let text = try? String(contentsOfFile: path, encoding: .utf8) { _ = try parse(text, path: path) }
+            }
             throw QueryError("no saved query named '\(nameOrPath)'. `locaudit query --list` shows them: \(known.map(\.name).joined(separator: ", ")).")
         }
         return query
@@ -109,5 +158,5 @@ public struct SavedQuery: Sendable, Equatable {
 /// A query that cannot run, in words a user can act on.
 public struct QueryError: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import LocAuditStore
+import PostgresNIO
+
+/// `locaudit stats --db postgresql://…`: what `StoreStats` says of a SQLite store, for the
+/// central one (the same JSON keys), with the server's version and the schema's migrations.
+public struct CentralStats: Sendable, Codable {
+    /// The server as `push` names it (never a password).
+    public var database: String
+    /// `pg_database_size` of the database.
+    public var bytes: Int64
+    /// Rows of each table and view of the `locaudit` schema (`event_rows` is `events`'s rows,
+    /// `schema_migrations` is `migrations`).
+    public var tables: [String: Int]
+    public var devices: [String]
+    public var apps: [String]
+    /// iOS version (or "unknown") -> logs.
+    public var iosVersions: [String: Int]
+    public var firstTime: String?
+    public var lastTime: String?
+    /// The server's version (`server_version`).
+    public var server: String
+    /// The central schema's migrations applied, in order.
+    public var migrations: [String]
+
+    public var text: String {
+        StoreStats(database: database, bytes: bytes, tables: tables, devices: devices, apps: apps,
+                   iosVersions: iosVersions, firstTime: firstTime, lastTime: lastTime).text
+            + "server: PostgreSQL \(server)\n"
+            + "migrations (\(migrations.count)): \(migrations.joined(separator: "; "))\n"
+    }
+
+    public static func read(_ url: CentralURL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CentralStats {
+        try Central.blocking { try await read(url: url, environment: environment) }
+    }
+
+    static func read(url: CentralURL, environment: [String: String]) async throws -> CentralStats {
+        let central = try await Central.connect(url, environment: environment)
+        defer { Task { [central] in await central.close() } }
+        try await central.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        let schema: [Bool] = try await central.rows("SELECT to_regclass('locaudit.schema_migrations') IS NOT NULL", as: Bool.self)
+        guard schema.first == true else {
+            throw CentralError(.server("\(url.display) holds no locaudit schema: push a host's store to it first (locaudit push), or check the URL's database"))
+        }
+        let names: [String] = try await central.rows("""
+            SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'locaudit' AND c.relkind IN ('r', 'v', 'p', 'm')
+                AND c.relname NOT IN ('event_rows', 'schema_migrations')
+            ORDER BY 1
+            """, as: String.self)
+        var tables: [String: Int] = [:]
+        for name in names {
+            let count: [Int64] = try await central.rows(PostgresQuery(unsafeSQL: "SELECT count(*) FROM locaudit.\"\(name.replacingOccurrences(of: "\"", with: "\"\""))\""), as: Int64.self)
+            tables[name] = Int(clamping: count.first ?? 0)
+        }
+        var versions: [String: Int] = [:]
+        for (version, logs) in try await central.rows("""
+            SELECT coalesce(os_version, 'unknown')::text, count(*) FROM locaudit.sources
+            WHERE container NOT IN ('info-plist', 'ideviceinfo') GROUP BY 1
+            """, as: (String, Int64).self) {
+            versions[version] = Int(clamping: logs)
+        }
+        let span = try await central.rows("SELECT min(first_time)::text, max(last_time)::text FROM locaudit.sources", as: (String?, String?).self)
+        let stats = CentralStats(
+            database: url.display,
+            bytes: try await central.rows("SELECT pg_database_size(current_database())", as: Int64.self).first ?? 0,
+            tables: tables,
+            devices: try await central.rows("SELECT id::text FROM locaudit.devices ORDER BY id", as: String.self),
+            apps: try await central.rows("""
+                SELECT bundle_id::text FROM locaudit.event_rows WHERE bundle_id IS NOT NULL UNION SELECT bundle_id FROM locaudit.apps ORDER BY 1
+                """, as: String.self),
+            iosVersions: versions, firstTime: span.first?.0, lastTime: span.first?.1,
+            server: try await central.rows("SELECT current_setting('server_version')", as: String.self).first ?? "",
+            migrations: try await central.rows("SELECT name::text FROM locaudit.schema_migrations ORDER BY applied_at, name", as: String.self))
+        _ = try? await central.execute("ROLLBACK")
+        await central.close()
+        return stats
+    }
+}
