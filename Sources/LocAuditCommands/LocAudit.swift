@@ -85,7 +85,7 @@ struct StoreOptions: ParsableArguments {
     func validate() throws {
         if db?.isEmpty == true { throw ValidationError("--db needs the path of the database file, not an empty string.") }
         if CentralURL.isURL(path) {
-            throw ValidationError("--db \(CentralURL.redacted(path)) is a central store, which audit, report, query and stats read; "
+            throw ValidationError("\(db == nil ? "$LOCAUDIT_DB" : "--db") \(CentralURL.redacted(path)) is a central store, which audit, report, query and stats read; "
                                   + "this command works on a local SQLite file: give its path (locaudit push copies it to the central store).")
         }
     }

@@ -127,3 +127,20 @@ struct CentralAuditTests {
         }
     }
 }
+
+@Suite struct CentralDatabaseFlagTests {
+    @Test("a command that works on a local store refuses a postgresql:// --db or $LOCAUDIT_DB with a sentence, exit 2, and writes no file")
+    func localCommandsRefuseTheCentralStore() throws {
+        let workspace = try Workspace()
+        let url = "postgresql://lab@db.example/fleet"
+        for arguments in [["ingest", "--db", url, "x.log"], ["prune", "--db", url, "--older-than", "1w"], ["push", "--db", url, "--to", url]] {
+            let result = try run(locauditExecutable, arguments, environment: ["HOME": "/nonexistent"])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--db \(url) is a central store"), "\(result.stderr)")
+        }
+        let fromEnvironment = try run(locauditExecutable, ["ingest", workspace.dir.path], environment: ["LOCAUDIT_DB": url, "HOME": "/nonexistent"])
+        #expect(fromEnvironment.status == 2)
+        #expect(fromEnvironment.stderr.contains("$LOCAUDIT_DB \(url) is a central store"), "\(fromEnvironment.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "postgresql:"))
+    }
+}
