@@ -83,6 +83,16 @@ package struct Central: Sendable {
         }
     }
 
+    /// Begins a read-only transaction that sees one snapshot of the store throughout
+    /// (`REPEATABLE READ`); a database without locaudit's schema is told in a sentence.
+    package func beginSnapshot() async throws {
+        try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        let schema: [Bool] = try await rows("SELECT to_regclass('locaudit.schema_migrations') IS NOT NULL", as: Bool.self)
+        guard schema.first == true else {
+            throw CentralError(.server("\(url.display) holds no locaudit schema: push a host's store to it first (locaudit push), or check the URL's database"))
+        }
+    }
+
     /// Runs `body` to its end from synchronous code (the commands are synchronous).
     package static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let box = Locked<Result<T, any Error>?>(nil)

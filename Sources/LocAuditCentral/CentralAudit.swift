@@ -81,7 +81,8 @@ public enum CentralAudit {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("central.sqlite").path
         try Central.blocking {
-            _ = try await CentralSchema.migrate(central)
+            // The audit writes: the schema must be this locaudit's. A report only reads.
+            if lock { _ = try await CentralSchema.migrate(central) }
             try await CentralReplica.make(from: central, at: path, events: events)
         }
         return try body(central, try Store(path: path, access: .write))

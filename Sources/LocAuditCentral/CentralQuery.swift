@@ -44,11 +44,7 @@ public enum CentralQuery {
         let central = try await Central.connect(url, environment: environment)
         defer { Task { [central] in await central.close() } }
         // Read-only, and one snapshot for both passes (below).
-        try await central.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        let schema: [Bool] = try await central.rows("SELECT to_regnamespace('locaudit') IS NOT NULL", as: Bool.self)
-        guard schema.first == true else {
-            throw CentralError(.server("\(url.display) holds no locaudit schema: push a host's store to it first (locaudit push), or check the URL's database"))
-        }
+        try await central.beginSnapshot()
         // Unqualified names are locaudit's; set by a SELECT, so that the transaction has its
         // snapshot and cannot be made read-write any more.
         try await central.execute("SELECT set_config('search_path', 'locaudit', true)")

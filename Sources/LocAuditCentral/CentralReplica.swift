@@ -33,7 +33,7 @@ package enum CentralReplica {
     package static func make(from central: Central, at path: String, events copyEvents: Bool = true) async throws -> Int {
         let store = try Store(path: path, access: .create)
         let queue = try store.connect()
-        try await central.execute("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        try await central.beginSnapshot()
         var events = 0
         for table in tables where copyEvents || table.name != "events" {
             let order = table.name == "apps" ? "bundle_id" : "id"

@@ -37,11 +37,7 @@ public struct CentralStats: Sendable, Codable {
     static func read(url: CentralURL, environment: [String: String]) async throws -> CentralStats {
         let central = try await Central.connect(url, environment: environment)
         defer { Task { [central] in await central.close() } }
-        try await central.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        let schema: [Bool] = try await central.rows("SELECT to_regclass('locaudit.schema_migrations') IS NOT NULL", as: Bool.self)
-        guard schema.first == true else {
-            throw CentralError(.server("\(url.display) holds no locaudit schema: push a host's store to it first (locaudit push), or check the URL's database"))
-        }
+        try await central.beginSnapshot()
         let names: [String] = try await central.rows("""
             SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = 'locaudit' AND c.relkind IN ('r', 'v', 'p', 'm')
