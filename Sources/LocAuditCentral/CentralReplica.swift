@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LocAuditRead
 import LocAuditStore
 import PostgresNIO
 
@@ -25,48 +26,88 @@ package enum CentralReplica {
         ("findings", ["id"] + CentralAudit.findingColumns),
     ]
     /// Rows written to SQLite a transaction.
-    static let batch = 10_000
+    static let batch = 5_000
 
     /// Creates the store at `path` (a new file) and copies every table into it (`events` only
     /// when asked); the events read.
     @discardableResult
     package static func make(from central: Central, at path: String, events copyEvents: Bool = true) async throws -> Int {
         let store = try Store(path: path, access: .create)
-        let queue = try store.connect()
+        let writer = Writer(queue: try store.connect(), path: path)
+        // A read that fails leaves no batch writing into a copy about to be removed.
+        defer { writer.drain() }
         try await central.beginSnapshot()
         var events = 0
         for table in tables where copyEvents || table.name != "events" {
             let order = table.name == "apps" ? "bundle_id" : "id"
             let sql = "SELECT \(table.columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.\(table.name) ORDER BY \(order)"
             var rows: [[DatabaseValue]] = []
-            func flush() throws {
-                let batch = rows
-                rows.removeAll(keepingCapacity: true)
-                try StoreError.mapping(path: path) {
-                    try queue.write { db in
-                        let copy = try StoreCopy(db)
-                        for row in batch {
-                            if table.name == "events" { try copy.event(row) } else { try copy.insert(into: table.name, columns: table.columns, values: row) }
-                        }
-                    }
-                }
-            }
+            rows.reserveCapacity(batch)
             do {
                 for try await row in try await central.connection.query(PostgresQuery(unsafeSQL: sql), logger: Central.logger) {
                     rows.append(try row.map(DatabaseValue.init(cell:)))
                     if table.name == "events" { events += 1 }
-                    if rows.count == batch { try flush() }
+                    if rows.count == batch {
+                        try writer.write(rows, table: table)
+                        rows.removeAll(keepingCapacity: true)
+                    }
                 }
             } catch let error as StoreError {
                 throw error
             } catch {
                 throw CentralError.from(error, url: central.url)
             }
-            try flush()
+            try writer.write(rows, table: table)
         }
+        try writer.finish()
         try await central.execute("COMMIT")
         return events
     }
+}
+
+/// Writes the copied rows into the SQLite store on a thread of its own, a batch (one
+/// transaction) at a time, while the next batch is read from the server: at most two batches
+/// wait, so that memory stays bounded when SQLite is the slower side.
+private final class Writer: Sendable {
+    let queue: DatabaseQueue
+    let path: String
+    private let thread = DispatchQueue(label: "locaudit.central.replica")
+    private let slots = DispatchSemaphore(value: 2)
+    private let failure = Locked<(any Error)?>(nil)
+
+    init(queue: DatabaseQueue, path: String) {
+        (self.queue, self.path) = (queue, path)
+    }
+
+    /// Hands `rows` of `table` to the writing thread; throws what an earlier batch failed with.
+    func write(_ rows: [[DatabaseValue]], table: (name: String, columns: [String])) throws {
+        if let error = failure.withLock({ $0 }) { throw error }
+        guard !rows.isEmpty else { return }
+        slots.wait()
+        thread.async { [self] in
+            defer { slots.signal() }
+            do {
+                try StoreError.mapping(path: path) {
+                    try queue.write { db in
+                        let copy = try StoreCopy(db)
+                        for row in rows {
+                            if table.name == "events" { try copy.event(row) } else { try copy.insert(into: table.name, columns: table.columns, values: row) }
+                        }
+                    }
+                }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+    }
+
+    /// Waits for every batch; throws the first failure.
+    func finish() throws {
+        drain()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    func drain() { thread.sync {} }
 }
 
 extension DatabaseValue {

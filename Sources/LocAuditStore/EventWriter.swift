@@ -352,4 +352,4 @@ final class MessageWriter {
 }
 
 /// SQLite's "copy the value now" destructor, a C macro Swift cannot import.
-private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

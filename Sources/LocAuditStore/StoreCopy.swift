@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import LocAuditModel
 
 /// Writes rows of the documented tables (docs/schema.md) with the ids they are given: a copy of
@@ -14,19 +15,37 @@ package final class StoreCopy {
         "horizontal_accuracy", "latitude", "longitude", "location_private", "property", "value", "prompt_kind", "prompt_options",
         "choice", "purpose_key", "visible", "intent", "message", "fingerprint", "user_kill",
     ]
-    /// The columns of `event_rows` those become: ids into `names` where `events` has names.
-    private static let rowColumns = eventColumns.filter { $0 != "message" }.map { column in
+    /// What becomes of each of those columns in `event_rows`, in the same order.
+    private enum Column {
+        /// Kept as it is.
+        case plain(String)
+        /// A name: its id in `names`, in the `_ref` column.
+        case named(String)
+        /// `value`: a whole number is stored as one.
+        case value
+        /// `message`: into `event_messages`.
+        case message
+    }
+    private static let columns: [Column] = eventColumns.map { column in
         switch column {
-        case "device_id": "device_ref"
-        case "process": "process_ref"
-        case "bundle_id": "bundle_ref"
-        case "bundle_via": "via_ref"
-        case "kind": "kind_ref"
-        case "pattern": "pattern_ref"
-        default: column
+        case "device_id": .named("device_ref")
+        case "process": .named("process_ref")
+        case "bundle_id": .named("bundle_ref")
+        case "bundle_via": .named("via_ref")
+        case "kind": .named("kind_ref")
+        case "pattern": .named("pattern_ref")
+        case "value": .value
+        case "message": .message
+        default: .plain(column)
         }
     }
-    private static let named: Set<String> = ["device_id", "process", "bundle_id", "bundle_via", "kind", "pattern"]
+    private static let rowColumns = columns.compactMap { column -> String? in
+        switch column {
+        case .plain(let name), .named(let name): name
+        case .value: "value"
+        case .message: nil
+        }
+    }
 
     private let db: Database
     private let names: EventNames
@@ -49,33 +68,45 @@ package final class StoreCopy {
         try statement.execute(arguments: StatementArguments(values))
     }
 
-    /// An event, its values in the order of `eventColumns`.
+    /// An event, its values in the order of `eventColumns`. Bound straight to SQLite, as
+    /// `EventWriter` binds: GRDB's arguments cost more than the insert.
     package func event(_ values: [DatabaseValue]) throws {
         let statement = try statements["event_rows"] ?? db.makeStatement(sql: """
             INSERT INTO event_rows (\(Self.rowColumns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: Self.rowColumns.count).joined(separator: ", ")))
             """)
         statements["event_rows"] = statement
-        var row: [DatabaseValue] = []
-        row.reserveCapacity(Self.rowColumns.count)
+        let stmt = statement.sqliteStatement
+        var i: Int32 = 1
+        func bind(_ value: DatabaseValue) {
+            switch value.storage {
+            case .null: sqlite3_bind_null(stmt, i)
+            case .int64(let n): sqlite3_bind_int64(stmt, i, n)
+            case .double(let d): sqlite3_bind_double(stmt, i, d)
+            case .string(let text): sqlite3_bind_text(stmt, i, text, -1, SQLITE_TRANSIENT)
+            case .blob(let data): _ = data.withUnsafeBytes { sqlite3_bind_blob(stmt, i, $0.baseAddress, Int32(clamping: $0.count), SQLITE_TRANSIENT) }
+            }
+            i += 1
+        }
         var message = ""
-        for (column, value) in zip(Self.eventColumns, values) {
+        for (column, value) in zip(Self.columns, values) {
             switch column {
-            case "message": message = String.fromDatabaseValue(value) ?? ""
-            case _ where Self.named.contains(column):
-                row.append(try String.fromDatabaseValue(value).map { try names.id($0).databaseValue } ?? .null)
-            case "value":
+            case .plain: bind(value)
+            case .named: bind(try String.fromDatabaseValue(value).map { try names.id($0).databaseValue } ?? .null)
+            case .value:
                 // A value that is a whole number is stored as one (`Normaliser.value`): a text
                 // `value` never reads as an integer. A store that keeps values as text gives it back.
                 if let text = String.fromDatabaseValue(value), let number = Int64(text) {
-                    row.append(number.databaseValue)
+                    bind(number.databaseValue)
                 } else {
-                    row.append(value)
+                    bind(value)
                 }
-            default: row.append(value)
+            case .message: message = String.fromDatabaseValue(value) ?? ""
             }
         }
-        try statement.execute(arguments: StatementArguments(row))
+        let rc = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
         guard let id = Int64.fromDatabaseValue(values[0]) else { return }
         try messages.write(id: id, message: message)
     }
