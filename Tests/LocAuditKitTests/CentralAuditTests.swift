@@ -9,8 +9,10 @@ import Testing
 struct CentralAuditTests {
     typealias Host = CentralPushTests.Host
 
-    func locaudit(_ arguments: [String], _ cluster: PostgresCluster, password: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        try run(locauditExecutable, arguments, environment: ["PGPASSWORD": password ?? cluster.password, "HOME": "/nonexistent"])
+    func locaudit(_ arguments: [String], _ cluster: PostgresCluster, password: String? = nil,
+                  environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try run(locauditExecutable, arguments,
+                environment: ["PGPASSWORD": password ?? cluster.password, "HOME": "/nonexistent"].merging(environment) { $1 })
     }
 
     /// The findings of a JSON report, each as sorted JSON, their evidence files by name: each
@@ -83,6 +85,11 @@ struct CentralAuditTests {
             #expect((object["new"] as? [Int])?.isEmpty == true)
             #expect((object["persisting"] as? [Int])?.count == (try Self.findings(again.stdout)).count)
             #expect(try Self.findings(again.stdout) == (try Self.findings(audited.stdout)))
+            #expect(try cluster.count("locaudit.audit_runs") == 3)
+            // The copy needs room: a TMPDIR it cannot use is a sentence, and nothing is recorded.
+            let nowhere = try locaudit(["audit", "--db", cluster.url()], cluster, environment: ["TMPDIR": "/nonexistent/tmp"])
+            #expect(nowhere.status == 8, "\(nowhere.stderr)")
+            #expect(nowhere.stderr.contains("set TMPDIR to a writable folder"), "\(nowhere.stderr)")
             #expect(try cluster.count("locaudit.audit_runs") == 3)
         }
     }
