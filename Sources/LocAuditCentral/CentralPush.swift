@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import GRDBSQLite
 import LocAuditRead
 import LocAuditStore
 import PostgresNIO
@@ -24,10 +25,11 @@ public struct PushReport: Sendable, Codable, Equatable {
     }
 }
 
-/// `locaudit push`: copies what the local store has and the central one lacks, table by table,
-/// in batches of rows sent as one JSON value each (`json_to_recordset` in an
-/// `INSERT … ON CONFLICT DO NOTHING`: one round trip a batch, and a row the central store holds
-/// already is skipped by its content key, never doubled). A source and its events go in one
+/// `locaudit push`: copies what the local store has and the central one lacks, table by table:
+/// a source's events by `COPY` into a temporary staging table (`CopyText`), the other tables
+/// in batches of rows sent as one JSON value each (`json_to_recordset`), each moved by an
+/// `INSERT … ON CONFLICT DO NOTHING`, so that a row the central store holds already is
+/// skipped by its content key, never doubled. A source and its events go in one
 /// transaction, so a source the central store has is a source whose events it has: a push cut
 /// at any point and run again resumes there. Local row ids never become central identities:
 /// references (an event's source, a session's events, a finding's runs and evidence) are
@@ -193,6 +195,7 @@ struct Pusher: Sendable {
         }
         let missing = sources.filter { !have.contains($0.object["content_sha256"] as? String ?? "") }
         guard !missing.isEmpty else { return (0, 0) }
+        try await createStaging()
         // Where each source's events are: `events` has no index on source_id, and a file's
         // events are written in one transaction, so their ids are a range; one pass finds them.
         let ranges = try read { db in
@@ -238,39 +241,62 @@ struct Pusher: Sendable {
             """, binds: bindings), as: Int64.self)
         guard let centralID = ids.first else { return nil }
         guard let range else { return 0 }
-        // By id (a range scan), each batch sorted by the central key: two hosts writing the
-        // same lines take most of their row locks in one order (a deadlock left is retried).
-        let sql = "SELECT id, \(Self.list(Self.eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(Self.batch)"
-        let eventColumns = Self.eventColumns + [("source_id", "bigint")]
-        var added = 0, from = range.lowerBound
+        // The source's events into this connection's staging table, read by id (a range scan).
+        try await central.copy(into: Self.staging, columns: Self.eventColumns.map(\.name)) { send in
+            var encoder = CopyText(capacity: 1 << 20)
+            var from = range.lowerBound
+            while let last = try read({ db in try Self.encodeEvents(db, source: localID, from: from, through: range.upperBound, into: &encoder) }) {
+                try await send(encoder.take())
+                if last >= range.upperBound { break }
+                from = last + 1
+            }
+        }
+        // Sorted by the central key: two hosts writing the same lines take their row locks in
+        // one order (a deadlock left is retried).
+        let eventNames = Self.list(Self.eventColumns)
+        return try await central.execute(PostgresQuery(unsafeSQL: """
+            INSERT INTO locaudit.event_rows (\(eventNames), source_id) SELECT \(eventNames), \(centralID) FROM \(Self.staging)
+            ORDER BY device_id, time_us / 1000000, fingerprint ON CONFLICT DO NOTHING
+            """))
+    }
+
+    /// Where a source's events wait in a push: `COPY` fills it, one `INSERT … SELECT` moves them
+    /// to `locaudit.event_rows`, and each commit empties it. A temporary table, this
+    /// connection's alone: it takes the database's TEMPORARY privilege (PUBLIC's by default),
+    /// no right on locaudit's schema.
+    static let staging = "push_event_rows"
+
+    /// Creates the staging table (once a connection, outside a transaction, so a rolled back
+    /// source does not drop it).
+    func createStaging() async throws {
+        let types = Self.eventColumns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
+        try await central.execute(PostgresQuery(unsafeSQL: "CREATE TEMPORARY TABLE IF NOT EXISTS \(Self.staging) (\(types)) ON COMMIT DELETE ROWS"))
+    }
+
+    /// Events a `COPY` sends at a time.
+    static let copyBatch = 10_000
+
+    /// Up to `copyBatch` events of local source `source` with ids from `from` through
+    /// `through`, in id order, encoded into `encoder` as `eventColumns`: the last id read,
+    /// nil when there was none. SQLite's C API: the bytes go from SQLite's row to the buffer.
+    static func encodeEvents(_ db: Database, source: Int64, from: Int64, through: Int64, into encoder: inout CopyText) throws -> Int64? {
+        let statement = try db.cachedStatement(sql: "SELECT id, \(list(eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(copyBatch)")
+        try statement.setArguments([from, through, source])
+        let stmt = statement.sqliteStatement
+        defer { sqlite3_reset(stmt) }
+        let columns = Int32(eventColumns.count)
+        var last: Int64?
         while true {
-            let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [from, range.upperBound, localID]) }
-            guard let lastRow = rows.last else { break }
-            let last: Int64 = lastRow["id"]
-            let batch = rows.map { row in
-                var object = Self.object(row)
-                object["id"] = nil
-                object["source_id"] = centralID
-                return (key: Self.eventKey(row), object: object)
-            }.sorted { $0.key < $1.key }.map(\.object)
-            added += try await insert("event_rows", eventColumns, batch)
-            if last >= range.upperBound { break }
-            from = last + 1
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            last = sqlite3_column_int64(stmt, 0)
+            for column in 1...columns { encoder.column(stmt, column) }
+            encoder.endRow()
         }
-        return added
-    }
-
-    /// An event's central key, comparable: device, UTC second, fingerprint.
-    static func eventKey(_ row: Row) -> EventKey {
-        let time: Int64 = row["time_us"] ?? 0
-        return EventKey(device: row["device_id"] ?? "", second: time / 1_000_000, fingerprint: row["fingerprint"] ?? 0)
-    }
-
-    struct EventKey: Comparable {
-        var device: String, second: Int64, fingerprint: Int64
-        static func < (a: EventKey, b: EventKey) -> Bool {
-            (a.device, a.second, a.fingerprint) < (b.device, b.second, b.fingerprint)
-        }
+        return last
     }
 
     /// Central event ids of local ones, found by content (device, UTC second, fingerprint).

@@ -129,4 +129,70 @@ struct CentralCopyTests {
             await central.close()
         }
     }
+
+    /// Per event (device, time, fingerprint): its text columns as hex of their UTF-8 bytes
+    /// ("NULL" for NULL), its doubles as hex of their bits.
+    static let localColumns = "CAST(process AS BLOB), CAST(reason AS BLOB), CAST(property AS BLOB), CAST(value AS BLOB), CAST(message AS BLOB), latitude, longitude, horizontal_accuracy"
+    static let centralColumns = ["process", "reason", "property", "value", "message"].map { "coalesce(encode(convert_to(\($0), 'UTF8'), 'hex'), 'NULL')" }
+        + ["latitude", "longitude", "horizontal_accuracy"].map { "coalesce(encode(float8send(\($0)), 'hex'), 'NULL')" }
+
+    static func local(_ db: String) throws -> [String: [String]] {
+        func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        return try DatabaseQueue(path: db).read { db in
+            var out: [String: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT device_id, time_us, fingerprint, \(localColumns) FROM events") {
+                let key = "\(row[0] as String) \(row[1] as Int64) \(row[2] as Int64)"
+                var values: [String] = []
+                for i in 3..<8 {
+                    // What PostgreSQL's text holds: NUL as U+FFFD.
+                    values.append((row[i] as Data?).map { hex(String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}").utf8) } ?? "NULL")
+                }
+                for i in 8..<11 {
+                    values.append((row[i] as Double?).map { hex(withUnsafeBytes(of: $0.bitPattern.bigEndian) { Array($0) }) } ?? "NULL")
+                }
+                out[key] = values
+            }
+            return out
+        }
+    }
+
+    static func central(_ cluster: PostgresCluster) throws -> [String: [String]] {
+        let text = try cluster.psql("SELECT device_id || ' ' || time_us || ' ' || fingerprint, \(centralColumns.joined(separator: ", ")) FROM locaudit.events")
+        var out: [String: [String]] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            out[fields[0]] = Array(fields.dropFirst())
+        }
+        return out
+    }
+
+    @Test("a push of events with tab, newline, backslash, NUL, \\N and edge doubles in them reads back equal in PostgreSQL")
+    func pushedNastyEventsReadBackEqual() async throws {
+        let host = try CentralPushTests.Host(samples: Array(CentralPushTests.sampleNames.prefix(3)))
+        try await DatabaseQueue(path: host.db).write { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM event_rows ORDER BY id LIMIT \(Nasty.texts.count * 2)")
+            try #require(ids.count == Nasty.texts.count * 2)
+            for (k, id) in ids.enumerated() {
+                // Bound as bytes and cast: SQLite keeps a NUL inside a text that way.
+                let text = Nasty.texts[k % Nasty.texts.count].map { Data($0.utf8) }
+                let other = Nasty.texts[(k + 3) % Nasty.texts.count].map { Data($0.utf8) }
+                try db.execute(sql: "UPDATE event_rows SET reason = CAST(? AS TEXT), property = CAST(? AS TEXT), value = CAST(? AS TEXT), latitude = ?, longitude = ? WHERE id = ?",
+                               arguments: [text, other, text, Nasty.doubles[k % Nasty.doubles.count], Nasty.doubles[(k + 1) % Nasty.doubles.count], id])
+            }
+            try db.execute(sql: "UPDATE names SET name = CAST(? AS TEXT) WHERE id = (SELECT process_ref FROM event_rows WHERE id = ?)",
+                           arguments: [Data("proc\tess\\ \u{0}\nname".utf8), ids[0]])
+        }
+        let local = try Self.local(host.db)
+        #expect(local.values.contains { $0[1] == "5c4e" }, "the store holds \\N as text")
+        try await PostgresCluster.with { cluster in
+            let pushed = try run(locauditExecutable, ["push", "--db", host.db, "--to", cluster.url()],
+                                 environment: ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"])
+            #expect(pushed.status == 0, "\(pushed.stderr)")
+            let central = try Self.central(cluster)
+            #expect(central.count == local.count)
+            var differing: [String] = []
+            for (key, values) in local where central[key] != values { differing.append("\(key): local \(values), central \(central[key] ?? [])") }
+            #expect(differing.isEmpty, "\(differing.count) events differ, e.g. \(differing.prefix(3))")
+        }
+    }
 }
