@@ -195,4 +195,25 @@ struct CentralCopyTests {
             #expect(differing.isEmpty, "\(differing.count) events differ, e.g. \(differing.prefix(3))")
         }
     }
+    @Test("where PUBLIC may not create temporary tables, README's host role (TEMPORARY granted) still pushes; without it, a sentence and exit 8")
+    func stagingNeedsTemporaryOnly() async throws {
+        let host = try CentralPushTests.Host(samples: Array(CentralPushTests.sampleNames.prefix(1)))
+        try await PostgresCluster.with { cluster in
+            let migrate = try run(locauditExecutable, ["push", "--migrate-only", "--to", cluster.url()],
+                                  environment: ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"])
+            #expect(migrate.status == 0, "\(migrate.stderr)")
+            try cluster.psql("REVOKE TEMPORARY ON DATABASE postgres FROM PUBLIC")
+            try cluster.psql("CREATE ROLE bare_host LOGIN PASSWORD 'host-pw'; GRANT USAGE ON SCHEMA locaudit TO bare_host; GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA locaudit TO bare_host")
+            try cluster.psql("CREATE ROLE lab_host LOGIN PASSWORD 'host-pw'")
+            try cluster.psql(CentralPushTests.readmeGrants(role: "lab_host"))
+            let environment = ["PGPASSWORD": "host-pw", "HOME": "/nonexistent"]
+            let bare = try run(locauditExecutable, ["push", "--db", host.db, "--to", cluster.url(user: "bare_host")], environment: environment)
+            #expect(bare.status == 8)
+            #expect(bare.stderr.contains("lacks a privilege locaudit needs") && bare.stderr.contains("temporary"), "\(bare.stderr)")
+            #expect(try cluster.count("locaudit.events") == 0)
+            let pushed = try run(locauditExecutable, ["push", "--db", host.db, "--to", cluster.url(user: "lab_host")], environment: environment)
+            #expect(pushed.status == 0, "\(pushed.stderr)")
+            #expect(try cluster.count("locaudit.events") == CentralPushTests.localCount(host.db, "events"))
+        }
+    }
 }
