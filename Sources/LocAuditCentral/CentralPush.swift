@@ -241,16 +241,21 @@ struct Pusher: Sendable {
             """, binds: bindings), as: Int64.self)
         guard let centralID = ids.first else { return nil }
         guard let range else { return 0 }
-        // The source's events into this connection's staging table, read by id (a range scan).
-        try await central.copy(into: Self.staging, columns: Self.eventColumns.map(\.name)) { send in
-            var encoder = CopyText(capacity: 1 << 20)
-            var from = range.lowerBound
-            while let last = try read({ db in try Self.encodeEvents(db, source: localID, from: from, through: range.upperBound, into: &encoder) }) {
-                try await send(encoder.take())
-                if last >= range.upperBound { break }
-                from = last + 1
-            }
+        // Most often the central store has none of a new source's events: they go straight
+        // into event_rows by COPY. One it has already (another host's export of the same
+        // lines: a unique violation), or a deadlock with a host writing the same lines, undoes
+        // that and takes the way that skips what the central store holds.
+        try await central.execute("SAVEPOINT direct")
+        do {
+            // COPY names one table, unqualified: locaudit's schema first, for this transaction.
+            try await central.execute("SET LOCAL search_path = pg_catalog, locaudit")
+            let sent = try await copyEvents(into: "event_rows", localID: localID, range: range, sourceID: centralID)
+            try await central.execute("RELEASE SAVEPOINT direct")
+            return sent
+        } catch let error as CentralError where error.sqlState == "23505" || error.sqlState == "40P01" {
+            try await central.execute("ROLLBACK TO SAVEPOINT direct")
         }
+        _ = try await copyEvents(into: Self.staging, localID: localID, range: range, sourceID: nil)
         // Sorted by the central key: two hosts writing the same lines take their row locks in
         // one order (a deadlock left is retried).
         let eventNames = Self.list(Self.eventColumns)
@@ -258,6 +263,26 @@ struct Pusher: Sendable {
             INSERT INTO locaudit.event_rows (\(eventNames), source_id) SELECT \(eventNames), \(centralID) FROM \(Self.staging)
             ORDER BY device_id, time_us / 1000000, fingerprint ON CONFLICT DO NOTHING
             """))
+    }
+
+    /// A local source's events by `COPY` into `table`, read by id (a range scan), with the
+    /// central `sourceID` as a last column when given; the rows sent.
+    private func copyEvents(into table: String, localID: Int64, range: ClosedRange<Int64>, sourceID: Int64?) async throws -> Int {
+        var sent = 0
+        let columns = Self.eventColumns.map(\.name) + (sourceID == nil ? [] : ["source_id"])
+        try await central.copy(into: table, columns: columns) { send in
+            var encoder = CopyText(capacity: 1 << 20)
+            var from = range.lowerBound
+            while let (last, rows) = try read({ db in
+                try Self.encodeEvents(db, source: localID, from: from, through: range.upperBound, sourceID: sourceID, into: &encoder)
+            }) {
+                try await send(encoder.take())
+                sent += rows
+                if last >= range.upperBound { break }
+                from = last + 1
+            }
+        }
+        return sent
     }
 
     /// Where a source's events wait in a push: `COPY` fills it, one `INSERT … SELECT` moves them
@@ -277,15 +302,17 @@ struct Pusher: Sendable {
     static let copyBatch = 10_000
 
     /// Up to `copyBatch` events of local source `source` with ids from `from` through
-    /// `through`, in id order, encoded into `encoder` as `eventColumns`: the last id read,
-    /// nil when there was none. SQLite's C API: the bytes go from SQLite's row to the buffer.
-    static func encodeEvents(_ db: Database, source: Int64, from: Int64, through: Int64, into encoder: inout CopyText) throws -> Int64? {
+    /// `through`, in id order, encoded into `encoder` as `eventColumns` (then `sourceID`, when
+    /// given): the last id read and the rows, nil when there was none. SQLite's C API: the
+    /// bytes go from SQLite's row to the buffer.
+    static func encodeEvents(_ db: Database, source: Int64, from: Int64, through: Int64, sourceID: Int64?,
+                             into encoder: inout CopyText) throws -> (last: Int64, rows: Int)? {
         let statement = try db.cachedStatement(sql: "SELECT id, \(list(eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(copyBatch)")
         try statement.setArguments([from, through, source])
         let stmt = statement.sqliteStatement
         defer { sqlite3_reset(stmt) }
         let columns = Int32(eventColumns.count)
-        var last: Int64?
+        var last: Int64?, rows = 0
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
@@ -294,9 +321,11 @@ struct Pusher: Sendable {
             }
             last = sqlite3_column_int64(stmt, 0)
             for column in 1...columns { encoder.column(stmt, column) }
+            if let sourceID { encoder.int(sourceID) }
             encoder.endRow()
+            rows += 1
         }
-        return last
+        return last.map { ($0, rows) }
     }
 
     /// Central event ids of local ones, found by content (device, UTC second, fingerprint).

@@ -216,4 +216,44 @@ struct CentralCopyTests {
             #expect(try cluster.count("locaudit.events") == CentralPushTests.localCount(host.db, "events"))
         }
     }
+    @Test("a source whose events the central store partly holds (another export of the same lines): the push adds the rest, each event once")
+    func overlappingSourceAddsTheRest() async throws {
+        let workspace = try Workspace()
+        let full = workspace.dir.appendingPathComponent("full"), half = workspace.dir.appendingPathComponent("half")
+        let generated = try run("/usr/bin/env", ["python3", packageRoot.appendingPathComponent("scripts/generate_fleet.py").path,
+                                                 "--out", full.path, "--size", "2M", "--single", "--location-share", "0.6"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        // The same device's export cut at half its lines: another file, the same first lines.
+        try FileManager.default.copyItem(at: full, to: half)
+        let log = try #require(try FileManager.default.contentsOfDirectory(atPath: half.path).first { $0.hasSuffix(".log.gz") })
+        let text = try #require(try run("/bin/sh", ["-c", "gzip -dc '\(half.appendingPathComponent(log).path)'"]).stdout)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        try Data(try gzip(Array(lines.prefix(lines.count / 2).joined(separator: "\n").utf8 + [10]))).write(to: half.appendingPathComponent(log))
+        var stores: [String] = []
+        for (name, inbox) in [("half", half), ("full", full)] {
+            let db = workspace.dir.appendingPathComponent("\(name).sqlite").path
+            let ingest = try run(locauditExecutable, ["ingest", "--db", db, inbox.path])
+            #expect(ingest.status == 0, "\(ingest.stderr)")
+            stores.append(db)
+        }
+        let (halfEvents, fullEvents) = (try CentralPushTests.localCount(stores[0], "events"), try CentralPushTests.localCount(stores[1], "events"))
+        #expect(halfEvents > 1_000 && fullEvents > halfEvents)
+        try await PostgresCluster.with { cluster in
+            var added: [Int] = []
+            for db in stores {
+                let pushed = try run(locauditExecutable, ["push", "--db", db, "--to", cluster.url(), "--json"],
+                                     environment: ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"])
+                #expect(pushed.status == 0, "\(pushed.stderr)")
+                added.append(try JSONDecoder().decode(PushReport.self, from: Data(pushed.stdout.utf8)).rows["events"] ?? -1)
+            }
+            #expect(added == [halfEvents, fullEvents - halfEvents])
+            let hashes = "SELECT content_sha256 FROM sources"
+            let local = try stores.map { db in Set(try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: hashes) }) }
+            #expect(local[0] != local[1])
+            #expect(Set(try cluster.psql("SELECT content_sha256 FROM locaudit.sources").split(separator: "\n").map(String.init)) == local[0].union(local[1]))
+            #expect(try cluster.count("locaudit.events") == fullEvents)
+            let keys = try cluster.psql(CentralPushTests.eventKeysCentral).split(separator: "\n").map(String.init)
+            #expect(Set(keys) == Set(try DatabaseQueue(path: stores[1]).read { try String.fetchAll($0, sql: CentralPushTests.eventKeysSQLite) }))
+        }
+    }
 }
