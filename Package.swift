@@ -76,8 +76,6 @@ let package = Package(
             name: "LocAuditCentral",
             dependencies: [
                 "LocAuditStore", "LocAuditRead", grdb,
-                // push's events reader: SQLite's C API, as the store's hot loops.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,5 @@
 import Foundation
-import GRDBSQLite
+import LocAuditStore
 import PostgresNIO
 
 /// Rows in the text format of `COPY … FROM STDIN` (PostgreSQL's manual, COPY, "Text Format"):
@@ -10,7 +10,7 @@ import PostgresNIO
 /// A double is written as Swift prints it, the shortest digits that read back to the same bits
 /// (PostgreSQL's `float8in` rounds correctly), so -0.0 stays negative and nothing is lost;
 /// infinities as `Infinity` and `-Infinity`.
-struct CopyText {
+struct CopyText: RawRowSink {
     private(set) var buffer: ByteBuffer
     /// Whether the next value is its row's first (no tab before it).
     private var rowStart = true
@@ -78,22 +78,6 @@ struct CopyText {
             repaired.withUTF8 { escape($0) }
         } else {
             escape(bytes)
-        }
-    }
-
-    /// Column `index` of the row a SQLite statement stands on, as its storage class says.
-    mutating func column(_ statement: OpaquePointer, _ index: Int32) {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_NULL: null()
-        case SQLITE_INTEGER: int(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: double(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT:
-            // The pointer first, then the length, as SQLite asks.
-            let pointer = sqlite3_column_text(statement, index)
-            text(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(statement, index))))
-        default:
-            let pointer = sqlite3_column_blob(statement, index)?.assumingMemoryBound(to: UInt8.self)
-            text(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(statement, index))))
         }
     }
 

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import GRDB
-import GRDBSQLite
 import LocAuditRead
 import LocAuditStore
 import PostgresNIO
@@ -271,12 +270,12 @@ struct Pusher: Sendable {
         var sent = 0
         let columns = Self.eventColumns.map(\.name) + (sourceID == nil ? [] : ["source_id"])
         try await central.copy(into: table, columns: columns) { send in
-            var encoder = CopyText(capacity: 1 << 20)
+            var sink = EventSink(encoder: CopyText(capacity: 1 << 20), sourceID: sourceID)
             var from = range.lowerBound
             while let (last, rows) = try read({ db in
-                try Self.encodeEvents(db, source: localID, from: from, through: range.upperBound, sourceID: sourceID, into: &encoder)
+                try Self.encodeEvents(db, source: localID, from: from, through: range.upperBound, into: &sink)
             }) {
-                try await send(encoder.take())
+                try await send(sink.encoder.take())
                 sent += rows
                 if last >= range.upperBound { break }
                 from = last + 1
@@ -302,30 +301,40 @@ struct Pusher: Sendable {
     static let copyBatch = 10_000
 
     /// Up to `copyBatch` events of local source `source` with ids from `from` through
-    /// `through`, in id order, encoded into `encoder` as `eventColumns` (then `sourceID`, when
-    /// given): the last id read and the rows, nil when there was none. SQLite's C API: the
-    /// bytes go from SQLite's row to the buffer.
-    static func encodeEvents(_ db: Database, source: Int64, from: Int64, through: Int64, sourceID: Int64?,
-                             into encoder: inout CopyText) throws -> (last: Int64, rows: Int)? {
-        let statement = try db.cachedStatement(sql: "SELECT id, \(list(eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(copyBatch)")
-        try statement.setArguments([from, through, source])
-        let stmt = statement.sqliteStatement
-        defer { sqlite3_reset(stmt) }
-        let columns = Int32(eventColumns.count)
-        var last: Int64?, rows = 0
-        while true {
-            let rc = sqlite3_step(stmt)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            last = sqlite3_column_int64(stmt, 0)
-            for column in 1...columns { encoder.column(stmt, column) }
+    /// `through`, in id order, encoded into `sink` as `eventColumns` (then its source id, when
+    /// it has one): the last id read and the rows, nil when there was none. The store's raw
+    /// reader: the bytes go from SQLite's row to the buffer.
+    static func encodeEvents(_ db: Database, source: Int64, from: Int64, through: Int64, into sink: inout EventSink) throws -> (last: Int64, rows: Int)? {
+        sink.last = nil
+        let rows = try RawRows.read(db, sql: "SELECT id, \(list(eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(copyBatch)",
+                                    arguments: [from, through, source], into: &sink)
+        return sink.last.map { ($0, rows) }
+    }
+
+    /// An event row for `COPY`: its first column, the local id, kept aside, the central source
+    /// id added last when given.
+    struct EventSink: RawRowSink {
+        var encoder: CopyText
+        let sourceID: Int64?
+        var last: Int64?
+        private var atId = true
+
+        init(encoder: CopyText, sourceID: Int64?) {
+            self.encoder = encoder
+            self.sourceID = sourceID
+        }
+
+        mutating func null() { encoder.null() }
+        mutating func int(_ value: Int64) {
+            if atId { last = value; atId = false } else { encoder.int(value) }
+        }
+        mutating func double(_ value: Double) { encoder.double(value) }
+        mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) { encoder.text(bytes) }
+        mutating func endRow() {
             if let sourceID { encoder.int(sourceID) }
             encoder.endRow()
-            rows += 1
+            atId = true
         }
-        return last.map { ($0, rows) }
     }
 
     /// Central event ids of local ones, found by content (device, UTC second, fingerprint).

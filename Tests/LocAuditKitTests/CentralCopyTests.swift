@@ -3,6 +3,7 @@ import GRDB
 import PostgresNIO
 import Testing
 @testable import LocAuditCentral
+import LocAuditStore
 
 /// Values COPY's text format must carry: each byte that means something to it, NULL and the
 /// empty text, `\N` as text, NUL (which PostgreSQL's text cannot hold), non-ASCII, bytes that
@@ -68,16 +69,13 @@ enum Nasty {
     func fromSQLite() throws {
         let db = try DatabaseQueue()
         let row = try db.read { db in
-            let statement = try db.makeStatement(sql: """
+            let sql = """
                 SELECT NULL, 42, -0.0, 'tab\there', CAST(x'610062' AS TEXT), CAST(x'61ff62' AS TEXT), x'5c0a', '', -9223372036854775808
-                """)
-            // The cursor steps the statement onto its row; the encoder reads the row there.
-            let cursor = try Row.fetchCursor(statement)
-            #expect(try cursor.next() != nil)
-            return Self.line { encoder in
-                for column in 0..<Int32(statement.columnCount) { encoder.column(statement.sqliteStatement, column) }
-                encoder.endRow()
-            }
+                """
+            var encoder = CopyText()
+            let rows = try RawRows.read(db, sql: sql, arguments: [], into: &encoder)
+            #expect(rows == 1)
+            return String(buffer: encoder.take())
         }
         #expect(row == "\\N\t42\t-0.0\ttab\\there\ta\u{FFFD}b\ta\u{FFFD}b\t\\\\\\n\t\t-9223372036854775808\n")
     }
