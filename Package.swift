@@ -46,7 +46,7 @@ let package = Package(
         // Containers, the message catalog, events: a log's bytes to typed events. No SQL.
         .target(name: "LocAuditNormalise", dependencies: ["LocAuditRead", "LocAuditModel"]),
         // The SQLite store: schema, migrations, the event writer and every read.
-        // The hot loops (the event writer, the events reader) use SQLite's C API through GRDBSQLite.
+        // The hot loops (the event writers, the events readers) use SQLite's C API through GRDBSQLite.
         .target(
             name: "LocAuditStore",
             dependencies: [

@@ -15,11 +15,18 @@
 #    (8% and 2%), the 2xSIZE ingest, a re-ingest, the 4 files with --jobs 1 and --jobs 2,
 #    `locaudit run` on the 4-device inbox with --jobs 1 and --jobs 2 (and again, with nothing
 #    new), and an audit; and the store's bytes per event on disk;
-# 4. prints `name  value  target  ok/MISS` per figure and a summary line.
+# 4. push (when PostgreSQL's programs are installed: scripts/setup.sh --test): starts a
+#    throwaway cluster (initdb in a temporary folder, Unix socket only, stopped at the end
+#    even on failure), `locaudit push`es the audited 1x store into it, then, as the reference,
+#    loads the same events (the local `events` view exported in COPY's text format, not timed)
+#    with `psql \copy` into an empty table of the same columns; prints rows/s of both and the
+#    ratio (and, for information, \copy into a table with the central events' indexes);
+# 5. prints `name  value  target  ok/MISS` per figure and a summary line.
 #
 # A MISS does not change the exit status (this is a report); a failing command does (exit 1).
 # Environment: LOCAUDIT_BIN (skip the build), BENCH_OUT (default bench/out), BENCH_SEED (default 1),
-# BENCH_TIME_BIN (default /usr/bin/time; a missing one switches to /proc polling).
+# BENCH_TIME_BIN (default /usr/bin/time; a missing one switches to /proc polling),
+# BENCH_ONLY=push (only the push: ingests and audits the 1x store untimed, then step 4).
 
 set -euo pipefail
 
@@ -205,6 +212,87 @@ DB1="$OUT/db/single.sqlite" DB1L="$OUT/db/single-2pct.sqlite" DB2="$OUT/db/doubl
 DBR1="$OUT/db/run-jobs1.sqlite" DBR2="$OUT/db/run-jobs2.sqlite"
 rm -f "$OUT"/db/*.sqlite "$OUT"/db/*.sqlite-wal "$OUT"/db/*.sqlite-shm "$OUT"/db/*.sqlite-journal "$OUT"/db/*.sqlite.lock
 
+# ---------------------------------------------------------------- push
+# push_section DB: locaudit push of DB (ingested and audited) into a throwaway PostgreSQL
+# cluster, against `psql \copy` of the same events into the same cluster.
+PGBIN="" PGDIR=""
+pg_stop() {
+    [[ -n $PGDIR ]] || return 0
+    as_postgres "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate -w stop >/dev/null 2>&1 || true
+    rm -rf "$PGDIR"
+    PGDIR=""
+}
+# the server's programs refuse root: as root they run as postgres
+as_postgres() { if ((EUID == 0)); then (cd "$PGDIR" && runuser -u postgres -- "$@"); else "$@"; fi; }
+push_section() {
+    local db=$1 v
+    for v in $(ls /usr/lib/postgresql 2>/dev/null | sort -rn); do
+        [[ -x /usr/lib/postgresql/$v/bin/pg_ctl ]] && { PGBIN=/usr/lib/postgresql/$v/bin; break; }
+    done
+    if [[ -z $PGBIN ]]; then
+        note "PostgreSQL is not installed (scripts/setup.sh --test installs it): no push figures"
+        return 0
+    fi
+    # short: a Unix socket's path holds at most 107 bytes
+    PGDIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
+    trap 'pg_stop; rm -rf "$TMPD"' EXIT
+    ((EUID == 0)) && chown postgres: "$PGDIR"
+    as_postgres "$PGBIN/initdb" -D "$PGDIR/data" -U bench --auth trust --encoding UTF8 --no-sync >"$OUT/logs/push-initdb.log" 2>&1 ||
+        die "initdb failed ($OUT/logs/push-initdb.log)"
+    as_postgres "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -o "-k $PGDIR -c listen_addresses=''" -w -t 60 start \
+        >"$OUT/logs/push-pg_ctl.log" 2>&1 || die "pg_ctl start failed ($OUT/logs/push-pg_ctl.log, $PGDIR/log)"
+    local url="postgresql://bench@localhost/postgres?host=$PGDIR" pg=("$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PGDIR" -U bench -d postgres)
+    # the schema first, untimed: the figure is the copy
+    env HOME=/nonexistent "$BIN" push --migrate-only --to "$url" >/dev/null 2>"$OUT/logs/push-migrate.stderr" ||
+        die "push --migrate-only failed ($OUT/logs/push-migrate.stderr)"
+    run_timed push "$OUT/logs/push.json" env HOME=/nonexistent "$BIN" push --db "$db" --to "$url" --json
+    local push_s=$T_WALL push_rss=$T_RSS_KB rows events
+    rows=$(python3 -c 'import json, sys; print(sum(json.load(open(sys.argv[1]))["rows"].values()))' "$OUT/logs/push.json")
+    events=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rows"]["events"])' "$OUT/logs/push.json")
+    [[ $events == "$(count_events "$db")" ]] || die "push copied $events events of $(count_events "$db") ($OUT/logs/push.json)"
+    # the reference: the same events, the columns push sends, by psql \copy
+    local columns
+    columns=$("${pg[@]}" -c "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns
+        WHERE table_schema = 'locaudit' AND table_name = 'event_rows' AND column_name NOT IN ('id', 'source_id')")
+    python3 -c '
+import sqlite3, sys
+def field(v):
+    if v is None: return "\\N"
+    if isinstance(v, bytes): v = v.decode("utf-8", "replace")
+    if isinstance(v, float): return repr(v)
+    return str(v).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\ufffd")
+with open(sys.argv[3], "w", encoding="utf-8", newline="") as out:
+    for row in sqlite3.connect(sys.argv[1]).execute("SELECT " + sys.argv[2] + " FROM events"):
+        out.write("\t".join(map(field, row)) + "\n")
+' "$db" "$columns" "$TMPD/events.copy" || die "exporting the events for the \\copy reference failed"
+    "${pg[@]}" -c "CREATE TABLE public.bench_plain AS SELECT $columns FROM locaudit.event_rows WITH NO DATA" \
+        -c "CREATE TABLE public.bench_indexed (LIKE locaudit.event_rows INCLUDING ALL)" >/dev/null || die "creating the \\copy tables failed"
+    run_timed push-copy-reference /dev/null "${pg[@]}" -c "\\copy public.bench_plain ($columns) FROM '$TMPD/events.copy'"
+    local copy_s=$T_WALL
+    # source_id is NOT NULL there: all rows to the first source
+    "${pg[@]}" -c "ALTER TABLE public.bench_indexed ALTER COLUMN source_id SET DEFAULT 1" >/dev/null
+    run_timed push-copy-indexed /dev/null "${pg[@]}" -c "\\copy public.bench_indexed ($columns) FROM '$TMPD/events.copy'"
+    local indexed_s=$T_WALL
+    [[ $("${pg[@]}" -c "SELECT count(*) FROM public.bench_plain") == "$events" ]] || die "\\copy loaded a different number of events"
+    per_s() { awk -v n="$1" -v t="$2" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }'; }
+    figure "push (s)" "$push_s" "-" info
+    figure "push rows/s (all tables)" "$(per_s "$rows" "$push_s")" "-" info
+    figure "push events/s" "$(per_s "$events" "$push_s")" "-" info
+    figure "psql \\copy events/s" "$(per_s "$events" "$copy_s")" "-" info
+    figure "push / psql \\copy" "$(ratio "$push_s" "$copy_s")" "<= 3x" le 3
+    figure "  \\copy indexed / \\copy" "$(ratio "$indexed_s" "$copy_s")" "-" info
+    figure "push peak RSS (MB)" "$(mb "$push_rss")" "<= 150" le 150
+    pg_stop
+}
+if [[ ${BENCH_ONLY:-} == push ]]; then
+    "$BIN" ingest --db "$DB1" --quiet "$F1" >/dev/null 2>"$OUT/logs/ingest-fresh.stderr" || die "ingest failed ($OUT/logs/ingest-fresh.stderr)"
+    "$BIN" audit --db "$DB1" --quiet >/dev/null 2>"$OUT/logs/audit.stderr" || (($? <= 1)) || die "audit failed ($OUT/logs/audit.stderr)"
+    push_section "$DB1"
+    echo
+    echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
+    exit 0
+fi
+
 # references: what reading the file costs at the least, each run here, now
 run_timed gzip-reference /dev/null gzip -dc "$F1"
 REF=$T_WALL
@@ -282,6 +370,9 @@ figure "audit (s)" "$AUD" "-" info
 figure "audit events/s" "$(awk -v n="$EV" -v t="$AUD" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')" ">= 2000000" ge 2000000
 figure "audit peak RSS (MB)" "$(mb "$T_RSS_KB")" "<= 150" le 150
 figure "full re-audit / ingest" "$(ratio "$AUD" "$ING1")" "<= 1.0x" le 1.0
+
+# push: the audited 1x store into PostgreSQL
+push_section "$DB1"
 
 echo
 echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"

@@ -63,7 +63,7 @@ package struct Central: Sendable {
     }
 
     /// The rows of `query`, decoded as `T` each (a tuple for several columns).
-    package func rows<each T: PostgresDecodable>(_ query: PostgresQuery, as type: (repeat each T).Type) async throws -> [(repeat each T)] {
+    package func rows<each T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: (repeat each T).Type) async throws -> [(repeat each T)] {
         do {
             var out: [(repeat each T)] = []
             for try await row in try await connection.query(query, logger: Self.logger).decode(type) { out.append(row) }

@@ -24,10 +24,11 @@ public struct PushReport: Sendable, Codable, Equatable {
     }
 }
 
-/// `locaudit push`: copies what the local store has and the central one lacks, table by table,
-/// in batches of rows sent as one JSON value each (`json_to_recordset` in an
-/// `INSERT … ON CONFLICT DO NOTHING`: one round trip a batch, and a row the central store holds
-/// already is skipped by its content key, never doubled). A source and its events go in one
+/// `locaudit push`: copies what the local store has and the central one lacks, table by table:
+/// a source's events by `COPY` into a temporary staging table (`CopyText`), the other tables
+/// in batches of rows sent as one JSON value each (`json_to_recordset`), each moved by an
+/// `INSERT … ON CONFLICT DO NOTHING`, so that a row the central store holds already is
+/// skipped by its content key, never doubled. A source and its events go in one
 /// transaction, so a source the central store has is a source whose events it has: a push cut
 /// at any point and run again resumes there. Local row ids never become central identities:
 /// references (an event's source, a session's events, a finding's runs and evidence) are
@@ -42,19 +43,7 @@ public enum CentralPush {
     /// `CentralError`.
     public static func push(database: String?, to url: CentralURL, migrateOnly: Bool = false,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PushReport {
-        let box = Locked<Result<PushReport, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                let report = try await pushAsync(database: database, to: url, migrateOnly: migrateOnly, environment: environment)
-                box.withLock { $0 = .success(report) }
-            } catch {
-                box.withLock { $0 = .failure(error) }
-            }
-            done.signal()
-        }
-        done.wait()
-        return try box.withLock { $0! }.get()
+        try Central.blocking { try await pushAsync(database: database, to: url, migrateOnly: migrateOnly, environment: environment) }
     }
 
     static func pushAsync(database: String?, to url: CentralURL, migrateOnly: Bool, environment: [String: String]) async throws -> PushReport {
@@ -193,6 +182,7 @@ struct Pusher: Sendable {
         }
         let missing = sources.filter { !have.contains($0.object["content_sha256"] as? String ?? "") }
         guard !missing.isEmpty else { return (0, 0) }
+        try await createStaging()
         // Where each source's events are: `events` has no index on source_id, and a file's
         // events are written in one transaction, so their ids are a range; one pass finds them.
         let ranges = try read { db in
@@ -238,38 +228,100 @@ struct Pusher: Sendable {
             """, binds: bindings), as: Int64.self)
         guard let centralID = ids.first else { return nil }
         guard let range else { return 0 }
-        // By id (a range scan), each batch sorted by the central key: two hosts writing the
-        // same lines take most of their row locks in one order (a deadlock left is retried).
-        let sql = "SELECT id, \(Self.list(Self.eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(Self.batch)"
-        let eventColumns = Self.eventColumns + [("source_id", "bigint")]
-        var added = 0, from = range.lowerBound
-        while true {
-            let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [from, range.upperBound, localID]) }
-            guard let lastRow = rows.last else { break }
-            let last: Int64 = lastRow["id"]
-            let batch = rows.map { row in
-                var object = Self.object(row)
-                object["id"] = nil
-                object["source_id"] = centralID
-                return (key: Self.eventKey(row), object: object)
-            }.sorted { $0.key < $1.key }.map(\.object)
-            added += try await insert("event_rows", eventColumns, batch)
-            if last >= range.upperBound { break }
-            from = last + 1
+        // Most often the central store has none of a new source's events: they go straight
+        // into event_rows by COPY. One it has already (another host's export of the same
+        // lines: a unique violation), or a deadlock with a host writing the same lines, undoes
+        // that and takes the way that skips what the central store holds.
+        try await central.execute("SAVEPOINT direct")
+        do {
+            // COPY names one table, unqualified: locaudit's schema first, for this transaction.
+            try await central.execute("SET LOCAL search_path = pg_catalog, locaudit")
+            let sent = try await copyEvents(into: "event_rows", localID: localID, range: range, sourceID: centralID)
+            try await central.execute("RELEASE SAVEPOINT direct")
+            return sent
+        } catch let error as CentralError where error.sqlState == "23505" || error.sqlState == "40P01" {
+            try await central.execute("ROLLBACK TO SAVEPOINT direct")
         }
-        return added
+        _ = try await copyEvents(into: Self.staging, localID: localID, range: range, sourceID: nil)
+        // Sorted by the central key: two hosts writing the same lines take their row locks in
+        // one order (a deadlock left is retried).
+        let eventNames = Self.list(Self.eventColumns)
+        return try await central.execute(PostgresQuery(unsafeSQL: """
+            INSERT INTO locaudit.event_rows (\(eventNames), source_id) SELECT \(eventNames), \(centralID) FROM \(Self.staging)
+            ORDER BY device_id, time_us / 1000000, fingerprint ON CONFLICT DO NOTHING
+            """))
     }
 
-    /// An event's central key, comparable: device, UTC second, fingerprint.
-    static func eventKey(_ row: Row) -> EventKey {
-        let time: Int64 = row["time_us"] ?? 0
-        return EventKey(device: row["device_id"] ?? "", second: time / 1_000_000, fingerprint: row["fingerprint"] ?? 0)
+    /// A local source's events by `COPY` into `table`, read by id (a range scan), with the
+    /// central `sourceID` as a last column when given; the rows sent.
+    private func copyEvents(into table: String, localID: Int64, range: ClosedRange<Int64>, sourceID: Int64?) async throws -> Int {
+        var sent = 0
+        let columns = Self.eventColumns.map(\.name) + (sourceID == nil ? [] : ["source_id"])
+        try await central.copy(into: table, columns: columns) { send in
+            var sink = EventSink(encoder: CopyText(capacity: 1 << 20), sourceID: sourceID)
+            var from = range.lowerBound
+            while let (last, rows) = try read({ db in
+                try Self.encodeEvents(db, source: localID, from: from, through: range.upperBound, into: &sink)
+            }) {
+                try await send(sink.encoder.take())
+                sent += rows
+                if last >= range.upperBound { break }
+                from = last + 1
+            }
+        }
+        return sent
     }
 
-    struct EventKey: Comparable {
-        var device: String, second: Int64, fingerprint: Int64
-        static func < (a: EventKey, b: EventKey) -> Bool {
-            (a.device, a.second, a.fingerprint) < (b.device, b.second, b.fingerprint)
+    /// Where a source's events wait in a push: `COPY` fills it, one `INSERT … SELECT` moves them
+    /// to `locaudit.event_rows`, and each commit empties it. A temporary table, this
+    /// connection's alone: it takes the database's TEMPORARY privilege (PUBLIC's by default),
+    /// no right on locaudit's schema.
+    static let staging = "push_event_rows"
+
+    /// Creates the staging table (once a connection, outside a transaction, so a rolled back
+    /// source does not drop it).
+    func createStaging() async throws {
+        let types = Self.eventColumns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
+        try await central.execute(PostgresQuery(unsafeSQL: "CREATE TEMPORARY TABLE IF NOT EXISTS \(Self.staging) (\(types)) ON COMMIT DELETE ROWS"))
+    }
+
+    /// Events a `COPY` sends at a time.
+    static let copyBatch = 10_000
+
+    /// Up to `copyBatch` events of local source `source` with ids from `from` through
+    /// `through`, in id order, encoded into `sink` as `eventColumns` (then its source id, when
+    /// it has one): the last id read and the rows, nil when there was none. The store's raw
+    /// reader: the bytes go from SQLite's row to the buffer.
+    static func encodeEvents(_ db: Database, source: Int64, from: Int64, through: Int64, into sink: inout EventSink) throws -> (last: Int64, rows: Int)? {
+        sink.last = nil
+        let rows = try RawRows.read(db, sql: "SELECT id, \(list(eventColumns)) FROM events WHERE id >= ? AND id <= ? AND source_id = ? ORDER BY id LIMIT \(copyBatch)",
+                                    arguments: [from, through, source], into: &sink)
+        return sink.last.map { ($0, rows) }
+    }
+
+    /// An event row for `COPY`: its first column, the local id, kept aside, the central source
+    /// id added last when given.
+    struct EventSink: RawRowSink {
+        var encoder: CopyText
+        let sourceID: Int64?
+        var last: Int64?
+        private var atId = true
+
+        init(encoder: CopyText, sourceID: Int64?) {
+            self.encoder = encoder
+            self.sourceID = sourceID
+        }
+
+        mutating func null() { encoder.null() }
+        mutating func int(_ value: Int64) {
+            if atId { last = value; atId = false } else { encoder.int(value) }
+        }
+        mutating func double(_ value: Double) { encoder.double(value) }
+        mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) { encoder.text(bytes) }
+        mutating func endRow() {
+            if let sourceID { encoder.int(sourceID) }
+            encoder.endRow()
+            atId = true
         }
     }
 

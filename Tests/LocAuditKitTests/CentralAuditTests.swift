@@ -99,15 +99,8 @@ struct CentralAuditTests {
         let host = try Host(samples: Array(CentralPushTests.sampleNames.prefix(3)))
         try await PostgresCluster.with { cluster in
             #expect(try locaudit(["push", "--db", host.db, "--to", cluster.url()], cluster).status == 0)
-            let holder = Process(), holderInput = Pipe()
-            holder.executableURL = cluster.bin.appendingPathComponent("psql")
-            holder.arguments = ["-X", "-q", "-h", cluster.socketDir, "-p", "\(cluster.port)", "-U", cluster.user, "-d", "postgres"]
-            holder.environment = ["PGPASSWORD": cluster.password]
-            holder.standardInput = holderInput
-            holder.standardOutput = FileHandle.nullDevice
-            holder.standardError = FileHandle.nullDevice
-            try holder.run()
-            holderInput.fileHandleForWriting.write(Data("SELECT pg_advisory_lock(\(CentralAudit.lockKey));\n".utf8))
+            let holder = try cluster.session()
+            try holder.send("SELECT pg_advisory_lock(\(CentralAudit.lockKey));\n")
             var held = "0"
             for _ in 0..<200 where held == "0" {
                 try await Task.sleep(for: .milliseconds(50))
@@ -117,8 +110,7 @@ struct CentralAuditTests {
             let busy = try locaudit(["audit", "--db", cluster.url()], cluster)
             #expect(busy.status == 4, "\(busy.stderr)")
             #expect(busy.stderr.contains("another central audit is running"), "\(busy.stderr)")
-            try holderInput.fileHandleForWriting.close()
-            holder.waitUntilExit()
+            try holder.close()
 
             try cluster.psql("CREATE ROLE lab_host LOGIN PASSWORD 'host-pw'")
             try cluster.psql(CentralPushTests.readmeGrants(role: "lab_host"))

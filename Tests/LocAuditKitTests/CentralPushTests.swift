@@ -138,22 +138,15 @@ struct CentralPushTests {
         try await PostgresCluster.with { cluster in
             let migrate = try push(db, cluster, extra: ["--migrate-only"])
             #expect(migrate.status == 0, "\(migrate.stderr)")
-            let holder = Process(), holderInput = Pipe()
-            holder.executableURL = cluster.bin.appendingPathComponent("psql")
-            holder.arguments = ["-X", "-q", "-h", cluster.socketDir, "-p", "\(cluster.port)", "-U", cluster.user, "-d", "postgres"]
-            holder.environment = ["PGPASSWORD": cluster.password]
-            holder.standardInput = holderInput
-            holder.standardOutput = FileHandle.nullDevice
-            holder.standardError = FileHandle.nullDevice
-            try holder.run()
-            holderInput.fileHandleForWriting.write(Data("""
+            let holder = try cluster.session()
+            try holder.send("""
                 BEGIN;
                 INSERT INTO locaudit.sources (content_sha256, path, file_sha256, size, content_size, gzip_members, container, zone_assumed,
                     lines_read, events, skipped, notes, ingested_at, pushed_from) VALUES ('held', 'held', 'held', 0, 0, 0, 'held', 0, 0, 0, '{}', '{}', 'held', 'test');
                 INSERT INTO locaudit.event_rows (source_id, line, device_id, time_us, kind, pattern, message, fingerprint)
                     SELECT id, 1, '\(device)', \(time), 'held', 'held', 'held', \(fingerprint) FROM locaudit.sources WHERE content_sha256 = 'held';
 
-                """.utf8))
+                """)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: locauditExecutable)
             process.arguments = ["push", "--db", db, "--to", cluster.url()]
@@ -170,9 +163,8 @@ struct CentralPushTests {
             #expect(waiting == "1", "the push never reached the held line")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            try holderInput.fileHandleForWriting.write(contentsOf: Data("ROLLBACK;\n".utf8))
-            try holderInput.fileHandleForWriting.close()
-            holder.waitUntilExit()
+            try holder.send("ROLLBACK;\n")
+            try holder.close()
             let cut = try cluster.count("locaudit.events")
             #expect(cut > 0 && cut < localEvents, "killed after \(cut) of \(localEvents) events")
             let again = try push(db, cluster)

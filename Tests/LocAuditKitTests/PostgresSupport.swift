@@ -129,6 +129,20 @@ final class PostgresCluster: Sendable {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A psql session of the superuser kept open: what it is sent holds (a lock, an open
+    /// transaction) until it is closed.
+    func session() throws -> HeldSession {
+        let process = Process(), input = Pipe()
+        process.executableURL = bin.appendingPathComponent("psql")
+        process.arguments = ["-X", "-q", "-h", socketDir, "-p", "\(port)", "-U", user, "-d", "postgres"]
+        process.environment = ["PGPASSWORD": password]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return HeldSession(process: process, input: input)
+    }
+
     func count(_ table: String, database: String = "postgres") throws -> Int {
         Int(try psql("SELECT count(*) FROM \(table)", database: database)) ?? -1
     }
@@ -199,5 +213,19 @@ final class PostgresCluster: Sendable {
         }
         guard bound else { throw Failure(what: "bind", output: "") }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A psql session a test keeps open (`PostgresCluster.session`).
+struct HeldSession {
+    let process: Process
+    let input: Pipe
+
+    func send(_ sql: String) throws { try input.fileHandleForWriting.write(contentsOf: Data(sql.utf8)) }
+
+    /// Ends the session (what it held is released) and waits for psql to exit.
+    func close() throws {
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 }

@@ -148,3 +148,52 @@ struct StringTable {
         return string
     }
 }
+
+// The hot read of `push`: rows as SQLite holds them, for the COPY encoder of the central store.
+
+/// What receives a row's values as SQLite holds them, each storage class as itself and text
+/// (or a blob) as its bytes, without a copy.
+public protocol RawRowSink {
+    mutating func null()
+    mutating func int(_ value: Int64)
+    mutating func double(_ value: Double)
+    /// Text or a blob: bytes valid only during the call, not necessarily UTF-8.
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>)
+    mutating func endRow()
+}
+
+public enum RawRows {
+    /// Steps `sql` and hands every column of every row to `sink`; the rows read.
+    public static func read(_ db: Database, sql: String, arguments: StatementArguments, into sink: inout some RawRowSink) throws -> Int {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let stmt = statement.sqliteStatement
+        defer { sqlite3_reset(stmt) }
+        let columns = sqlite3_column_count(stmt)
+        var rows = 0
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            for column in 0..<columns {
+                switch sqlite3_column_type(stmt, column) {
+                case SQLITE_NULL: sink.null()
+                case SQLITE_INTEGER: sink.int(sqlite3_column_int64(stmt, column))
+                case SQLITE_FLOAT: sink.double(sqlite3_column_double(stmt, column))
+                case SQLITE_TEXT:
+                    // The pointer first, then the length, as SQLite asks.
+                    let pointer = sqlite3_column_text(stmt, column)
+                    sink.text(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(stmt, column))))
+                default:
+                    let pointer = sqlite3_column_blob(stmt, column)?.assumingMemoryBound(to: UInt8.self)
+                    sink.text(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(stmt, column))))
+                }
+            }
+            sink.endRow()
+            rows += 1
+        }
+        return rows
+    }
+}
