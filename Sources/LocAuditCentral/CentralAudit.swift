@@ -30,7 +30,7 @@ public enum CentralAudit {
     public static func audit(_ url: CentralURL, options: AuditOptions, progress: ProgressBar? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment,
                              reports: (AuditReport, Store) throws -> Void) throws -> AuditReport {
-        try withReplica(url, environment: environment, lock: true) { central, replica in
+        try withReplica(url, environment: environment, lock: true, devices: options.devices.map { $0.sorted() }) { central, replica in
             var report = try Auditor(databasePath: replica.path, options: options).run(progress: progress)
             progress?.start("writing back to \(url.display)")
             let (runID, queue) = (report.runId, try replica.connect())
@@ -62,7 +62,7 @@ public enum CentralAudit {
 
     /// Connects (taking the central audit's lock when `lock`), copies the central store into
     /// a temporary folder, hands both to `body`, and removes the copy.
-    static func withReplica<T>(_ url: CentralURL, environment: [String: String], lock: Bool, events: Bool = true,
+    static func withReplica<T>(_ url: CentralURL, environment: [String: String], lock: Bool, events: Bool = true, devices: [String]? = nil,
                                _ body: (Central, Store) throws -> T) throws -> T {
         let central = try Central.blocking { try await Central.connect(url, environment: environment) }
         defer { try? Central.blocking { await central.close() } }
@@ -83,7 +83,7 @@ public enum CentralAudit {
         try Central.blocking {
             // The audit writes: the schema must be this locaudit's. A report only reads.
             if lock { _ = try await CentralSchema.migrate(central) }
-            try await CentralReplica.make(from: central, at: path, events: events)
+            try await CentralReplica.make(from: central, at: path, events: events, devices: devices)
         }
         return try body(central, try Store(path: path, access: .write))
     }

@@ -29,9 +29,10 @@ package enum CentralReplica {
     static let batch = 5_000
 
     /// Creates the store at `path` (a new file) and copies every table into it (`events` only
-    /// when asked); the events read.
+    /// when asked, and of `devices` only when given: an audit of those devices reads no
+    /// other's events); the events read.
     @discardableResult
-    package static func make(from central: Central, at path: String, events copyEvents: Bool = true) async throws -> Int {
+    package static func make(from central: Central, at path: String, events copyEvents: Bool = true, devices: [String]? = nil) async throws -> Int {
         let store = try Store(path: path, access: .create)
         let writer = Writer(queue: try store.connect(), path: path)
         // A read that fails leaves no batch writing into a copy about to be removed.
@@ -40,11 +41,17 @@ package enum CentralReplica {
         var events = 0
         for table in tables where copyEvents || table.name != "events" {
             let order = table.name == "apps" ? "bundle_id" : "id"
-            let sql = "SELECT \(table.columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.\(table.name) ORDER BY \(order)"
+            var binds = PostgresBindings()
+            var filter = ""
+            if table.name == "events", let devices {
+                binds.append(devices)
+                filter = " WHERE device_id = ANY($1)"
+            }
+            let sql = "SELECT \(table.columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.\(table.name)\(filter) ORDER BY \(order)"
             var rows: [[DatabaseValue]] = []
             rows.reserveCapacity(batch)
             do {
-                for try await row in try await central.connection.query(PostgresQuery(unsafeSQL: sql), logger: Central.logger) {
+                for try await row in try await central.connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: Central.logger) {
                     rows.append(try row.map(DatabaseValue.init(cell:)))
                     if table.name == "events" { events += 1 }
                     if rows.count == batch {

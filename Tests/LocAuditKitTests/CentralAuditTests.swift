@@ -58,10 +58,17 @@ struct CentralAuditTests {
             #expect(centralSessions.count == Set(centralSessions).count)
             #expect(Set(centralSessions) == (try merged.set("SELECT \(sessions) FROM sessions")))
             // The run is the central store's: its id, the findings' last run, who ran it.
-            let run = try cluster.psql("SELECT id || ' ' || pushed_from FROM locaudit.audit_runs ORDER BY id DESC LIMIT 1")
-            #expect(run.hasPrefix("3 central audit ("), "\(run)")
+            let lastRun = try cluster.psql("SELECT id || ' ' || pushed_from FROM locaudit.audit_runs ORDER BY id DESC LIMIT 1")
+            #expect(lastRun.hasPrefix("3 central audit ("), "\(lastRun)")
             #expect(central.stdout.contains("\"id\" : 3") || central.stdout.contains("\"id\":3"), "\(central.stdout.prefix(400))")
             #expect(try cluster.psql("SELECT count(*) FROM locaudit.findings WHERE last_run = 3") == String(found.count))
+            // One device (only its events are copied): the merged store's findings of that device.
+            let device = try #require(try merged.set("SELECT device_id FROM findings WHERE pid IS NOT NULL").sorted().first)
+            let localOne = try run(locauditExecutable, ["audit", "--db", merged.db, "--device", device, "--format", "json"])
+            let centralOne = try locaudit(["audit", "--db", cluster.url(), "--device", device, "--format", "json"], cluster)
+            #expect(centralOne.status == localOne.status, "\(centralOne.stderr)")
+            #expect(!(try Self.findings(centralOne.stdout)).isEmpty)
+            #expect(try Self.findings(centralOne.stdout) == (try Self.findings(localOne.stdout)))
         }
     }
 
