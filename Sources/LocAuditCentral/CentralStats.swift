@@ -4,31 +4,30 @@ import PostgresNIO
 
 /// `locaudit stats --db postgresql://…`: what `StoreStats` says of a SQLite store, for the
 /// central one (the same JSON keys), with the server's version and the schema's migrations.
-public struct CentralStats: Sendable, Codable {
-    /// The server as `push` names it (never a password).
-    public var database: String
-    /// `pg_database_size` of the database.
-    public var bytes: Int64
-    /// Rows of each table and view of the `locaudit` schema (`event_rows` is `events`'s rows,
+public struct CentralStats: Sendable, Encodable {
+    /// What a SQLite store's statistics say, of the central store: `database` is the server as
+    /// `push` names it (never a password), `bytes` its `pg_database_size`, `tables` the rows of
+    /// each table and view of the `locaudit` schema (`event_rows` is `events`'s rows,
     /// `schema_migrations` is `migrations`).
-    public var tables: [String: Int]
-    public var devices: [String]
-    public var apps: [String]
-    /// iOS version (or "unknown") -> logs.
-    public var iosVersions: [String: Int]
-    public var firstTime: String?
-    public var lastTime: String?
+    public var store: StoreStats
     /// The server's version (`server_version`).
     public var server: String
     /// The central schema's migrations applied, in order.
     public var migrations: [String]
 
     public var text: String {
-        StoreStats(database: database, bytes: bytes, tables: tables, devices: devices, apps: apps,
-                   iosVersions: iosVersions, firstTime: firstTime, lastTime: lastTime).text
-            + "server: PostgreSQL \(server)\n"
-            + "migrations (\(migrations.count)): \(migrations.joined(separator: "; "))\n"
+        store.text + "server: PostgreSQL \(server)\n" + "migrations (\(migrations.count)): \(migrations.joined(separator: "; "))\n"
     }
+
+    /// `StoreStats`'s keys, then `server` and `migrations`, in one object.
+    public func encode(to encoder: any Encoder) throws {
+        try store.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(server, forKey: .server)
+        try container.encode(migrations, forKey: .migrations)
+    }
+
+    private enum CodingKeys: String, CodingKey { case server, migrations }
 
     public static func read(_ url: CentralURL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CentralStats {
         try Central.blocking { try await read(url: url, environment: environment) }
@@ -57,7 +56,7 @@ public struct CentralStats: Sendable, Codable {
             versions[version] = Int(clamping: logs)
         }
         let span = try await central.rows("SELECT min(first_time)::text, max(last_time)::text FROM locaudit.sources", as: (String?, String?).self)
-        let stats = CentralStats(
+        let store = StoreStats(
             database: url.display,
             bytes: try await central.rows("SELECT pg_database_size(current_database())", as: Int64.self).first ?? 0,
             tables: tables,
@@ -65,7 +64,9 @@ public struct CentralStats: Sendable, Codable {
             apps: try await central.rows("""
                 SELECT bundle_id::text FROM locaudit.event_rows WHERE bundle_id IS NOT NULL UNION SELECT bundle_id FROM locaudit.apps ORDER BY 1
                 """, as: String.self),
-            iosVersions: versions, firstTime: span.first?.0, lastTime: span.first?.1,
+            iosVersions: versions, firstTime: span.first?.0, lastTime: span.first?.1)
+        let stats = CentralStats(
+            store: store,
             server: try await central.rows("SELECT current_setting('server_version')", as: String.self).first ?? "",
             migrations: try await central.rows("SELECT name::text FROM locaudit.schema_migrations ORDER BY applied_at, name", as: String.self))
         _ = try? await central.execute("ROLLBACK")
