@@ -18,7 +18,7 @@ enum Nasty {
         text?.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
     }
     static let ints: [Int64] = [0, -1, 1, .max, .min, 1_000_000_000_000_000_000]
-    static let doubles: [Double] = [0, -0.0, 0.1 + 0.2, 37.774929499999999, -122.41941550000001, 5e-324, .leastNormalMagnitude,
+    static let doubles: [Double] = [0, -0.0, 0.1 + 0.2, 37.774929499999999, -122.41941550000001, .leastNonzeroMagnitude, .leastNormalMagnitude,
                                     .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e16, 1e-7, 123456789.125, .infinity, -.infinity]
 }
 
