@@ -13,15 +13,6 @@ import PostgresNIO
 /// transaction. Findings keep their identity across hosts and runs (the fingerprint), so the
 /// fleet's findings are those of one audit of every host's logs together.
 public enum CentralAudit {
-    /// The columns written back (and copied into the replica), as both engines name them.
-    static let sessionColumns = ["device_id", "bundle_id", "pid", "start_us", "start", "end_us", "end", "end_reason", "launch_intent",
-                                 "relaunch_service", "os_version", "events", "first_event_id", "last_event_id", "status_at_start",
-                                 "status_at_end", "evidence_pruned_at"]
-    static let runColumns = ["started_at", "options", "events", "sessions", "findings", "new", "persisting", "resolved", "evaluated",
-                             "not_evaluable", "verdict", "exit_code", "fail_on", "coverage", "checks", "checks_pruned_at"]
-    static let findingColumns = ["fingerprint", "rule", "severity", "device_id", "bundle_id", "pid", "os_version", "session_start",
-                                 "session_event", "time_us", "time", "message", "evidence", "first_run", "last_run", "resolved_run",
-                                 "evidence_pruned_at"]
     /// Central audits take turns (`pg_try_advisory_lock`): another one running is exit 4, as for `run`.
     static let lockKey: Int64 = 0x6C6F_6361_7564_6975 // "locaudiu"
 
@@ -100,15 +91,15 @@ public enum CentralAudit {
 
         init(run: Int64, options: AuditOptions, in db: Database) throws {
             self.run = run
-            var object = try Row.fetchOne(db, sql: "SELECT \(list(runColumns)) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
+            var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.list(Pusher.runColumns)) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
             object["run_key"] = Pusher.runKey(object)
             object["pushed_from"] = "central audit (\(ProcessInfo.processInfo.hostName))"
             runJSON = try Pusher.json([object])
             findings = try Self.batches(Row.fetchAll(db, sql: """
-                SELECT \(list(findingColumns)) FROM findings WHERE first_run = ?1 OR last_run = ?1 OR resolved_run = ?1
+                SELECT \(Pusher.list(Pusher.findingColumns)) FROM findings WHERE first_run = ?1 OR last_run = ?1 OR resolved_run = ?1
                 """, arguments: [run]))
             sessions = try Self.batches(Row.fetchAll(db, sql: """
-                SELECT \(list(sessionColumns)) FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL
+                SELECT \(Pusher.list(Pusher.sessionColumns)) FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL
                 """, arguments: options.scope.arguments))
             devices = options.devices.map { $0.sorted() }
             bundleIds = options.bundleIds.map { $0.sorted() }
@@ -127,21 +118,22 @@ public enum CentralAudit {
     static func writeBack(_ recorded: Recorded, to central: Central) async throws -> Int64 {
         try await central.transaction { central in
             let run = recorded.run
-            let runColumns = runColumns + ["run_key", "pushed_from"]
+            let runColumns = Pusher.runColumns + [("run_key", "text"), ("pushed_from", "text")]
             let runID: [Int64] = try await central.rows(PostgresQuery(unsafeSQL: """
-                INSERT INTO locaudit.audit_runs (\(list(runColumns)))
-                SELECT \(list(runColumns)) FROM json_to_recordset($1::json) AS r(\(types(runColumns)))
+                INSERT INTO locaudit.audit_runs (\(Pusher.list(runColumns)))
+                SELECT \(Pusher.list(runColumns)) FROM json_to_recordset($1::json) AS r(\(Pusher.types(runColumns)))
                 RETURNING id
                 """, binds: binds(recorded.runJSON)), as: Int64.self)
             guard let id = runID.first else { throw CentralError(.server("\(central.url.display): the audit run was not recorded: audit again")) }
-            let values = findingColumns.map { column in
+            let findings = Pusher.findingColumns.map(\.name)
+            let values = findings.map { column in
                 ["first_run", "last_run", "resolved_run"].contains(column) ? "CASE \"\(column)\" WHEN \(run) THEN \(id) ELSE \"\(column)\" END" : "\"\(column)\""
             }
-            let updates = findingColumns.filter { $0 != "fingerprint" && $0 != "first_run" }.map { "\"\($0)\" = excluded.\"\($0)\"" }
+            let updates = findings.filter { $0 != "fingerprint" && $0 != "first_run" }.map { "\"\($0)\" = excluded.\"\($0)\"" }
             for batch in recorded.findings {
                 try await central.execute(PostgresQuery(unsafeSQL: """
-                    INSERT INTO locaudit.findings (\(list(findingColumns)))
-                    SELECT \(values.joined(separator: ", ")) FROM json_to_recordset($1::json) AS r(\(types(findingColumns)))
+                    INSERT INTO locaudit.findings (\(Pusher.list(Pusher.findingColumns)))
+                    SELECT \(values.joined(separator: ", ")) FROM json_to_recordset($1::json) AS r(\(Pusher.types(Pusher.findingColumns)))
                     ON CONFLICT (fingerprint) DO UPDATE SET \(updates.joined(separator: ", ")),
                         first_run = CASE WHEN locaudit.findings.resolved_run IS NULL THEN locaudit.findings.first_run ELSE excluded.first_run END
                     """, binds: binds(batch)))
@@ -153,28 +145,17 @@ public enum CentralAudit {
                 DELETE FROM locaudit.sessions WHERE evidence_pruned_at IS NULL
                     AND ($1::text[] IS NULL OR device_id = ANY($1)) AND ($2::text[] IS NULL OR bundle_id = ANY($2))
                 """, binds: scope))
-            let sessionUpdates = sessionColumns.filter { !["device_id", "bundle_id", "pid", "start_us"].contains($0) }
+            let sessionUpdates = Pusher.sessionColumns.map(\.name).filter { !["device_id", "bundle_id", "pid", "start_us"].contains($0) }
                 .map { "\"\($0)\" = excluded.\"\($0)\"" }
             for batch in recorded.sessions {
                 try await central.execute(PostgresQuery(unsafeSQL: """
-                    INSERT INTO locaudit.sessions (\(list(sessionColumns)))
-                    SELECT \(list(sessionColumns)) FROM json_to_recordset($1::json) AS r(\(types(sessionColumns)))
+                    INSERT INTO locaudit.sessions (\(Pusher.list(Pusher.sessionColumns)))
+                    SELECT \(Pusher.list(Pusher.sessionColumns)) FROM json_to_recordset($1::json) AS r(\(Pusher.types(Pusher.sessionColumns)))
                     ON CONFLICT (device_id, bundle_id, pid, start_us) DO UPDATE SET \(sessionUpdates.joined(separator: ", "))
                     """, binds: binds(batch)))
             }
             return id
         }
-    }
-
-    private static func list(_ columns: [String]) -> String { columns.map { "\"\($0)\"" }.joined(separator: ", ") }
-
-    /// `json_to_recordset`'s column list: every column is text or bigint in these tables.
-    private static func types(_ columns: [String]) -> String {
-        let texts: Set<String> = ["device_id", "bundle_id", "start", "end", "end_reason", "launch_intent", "relaunch_service", "os_version",
-                                  "status_at_start", "status_at_end", "evidence_pruned_at", "started_at", "options", "verdict", "fail_on",
-                                  "coverage", "checks", "checks_pruned_at", "fingerprint", "rule", "severity", "session_start", "time",
-                                  "message", "evidence", "run_key", "pushed_from"]
-        return columns.map { "\"\($0)\" \(texts.contains($0) ? "text" : "bigint")" }.joined(separator: ", ")
     }
 
     private static func binds(_ json: String) -> PostgresBindings {

@@ -141,13 +141,18 @@ struct Pusher: Sendable {
         columns.map { prefix + "\"\($0.name)\"" }.joined(separator: ", ")
     }
 
+    /// The column list of `json_to_recordset(…) AS r(…)`: each column with its type.
+    static func types(_ columns: Columns) -> String {
+        columns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
+    }
+
     /// `INSERT INTO locaudit.TABLE (…) SELECT … FROM json_to_recordset($1) … ON CONFLICT DO NOTHING`:
     /// the rows added.
     func insert(_ table: String, _ columns: Columns, _ rows: [[String: Any]], returning: String? = nil) async throws -> Int {
         guard !rows.isEmpty else { return 0 }
         let json = try Self.json(rows)
         let names = Self.list(columns)
-        let types = columns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
+        let types = Self.types(columns)
         let sql = "INSERT INTO locaudit.\(table) (\(names)) SELECT \(names) FROM json_to_recordset($1::json) AS r(\(types)) ON CONFLICT DO NOTHING"
         var bindings = PostgresBindings()
         bindings.append(json)
@@ -219,7 +224,7 @@ struct Pusher: Sendable {
     private func sourceTransaction(localID: Int64, rowJSON: String, range: ClosedRange<Int64>?) async throws -> Int? {
         let columns = Self.sourceColumns + [("pushed_from", "text")]
         let names = Self.list(columns)
-        let types = columns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
+        let types = Self.types(columns)
         var bindings = PostgresBindings()
         bindings.append(rowJSON)
         let ids = try await central.rows(PostgresQuery(unsafeSQL: """

@@ -11,19 +11,16 @@ import PostgresNIO
 package enum CentralReplica {
     /// A table's documented columns, as both engines name them; the `events` columns are `StoreCopy.eventColumns`.
     static let tables: [(name: String, columns: [String])] = [
-        ("devices", ["id", "name", "product_type", "os_version", "updated_at"]),
-        ("app_versions", ["id", "bundle_id", "version", "build", "executable", "name", "usage_keys", "background_modes",
-                          "temporary_purpose_keys", "default_accuracy_reduced", "default_accuracy_reduced_type", "plist_path",
-                          "plist_sha256", "ingested_at", "first_seen_us"]),
+        ("devices", Pusher.deviceColumns.map(\.name)),
+        ("app_versions", ["id"] + Pusher.appVersionColumns.map(\.name)),
+        // The view of each app's latest Info.plist, a table in SQLite.
         ("apps", ["bundle_id", "executable", "name", "version", "usage_keys", "background_modes", "temporary_purpose_keys",
                   "default_accuracy_reduced", "default_accuracy_reduced_type", "plist_path", "plist_sha256", "ingested_at"]),
-        ("sources", ["id", "path", "file_sha256", "content_sha256", "size", "content_size", "gzip_members", "container", "device_id",
-                     "os_version", "zone_assumed", "zone_offset", "zone_from", "first_time", "last_time", "lines_read", "events",
-                     "skipped", "notes", "ingested_at"]),
+        ("sources", ["id"] + Pusher.sourceColumns.map(\.name)),
         ("events", StoreCopy.eventColumns),
-        ("sessions", CentralAudit.sessionColumns),
-        ("audit_runs", ["id"] + CentralAudit.runColumns),
-        ("findings", ["id"] + CentralAudit.findingColumns),
+        ("sessions", Pusher.sessionColumns.map(\.name)),
+        ("audit_runs", ["id"] + Pusher.runColumns.map(\.name)),
+        ("findings", ["id"] + Pusher.findingColumns.map(\.name)),
     ]
     /// Rows written to SQLite a transaction.
     static let batch = 5_000
@@ -52,7 +49,7 @@ package enum CentralReplica {
             rows.reserveCapacity(batch)
             do {
                 for try await row in try await central.connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: Central.logger) {
-                    rows.append(try row.map(DatabaseValue.init(cell:)))
+                    rows.append(row.map(CentralQuery.value))
                     if table.name == "events" { events += 1 }
                     if rows.count == batch {
                         try writer.write(rows, table: table)
@@ -115,17 +112,4 @@ private final class Writer: Sendable {
     }
 
     func drain() { thread.sync {} }
-}
-
-extension DatabaseValue {
-    /// A PostgreSQL value as SQLite would hold it: integers, reals, text (booleans as 1 and 0).
-    init(cell: PostgresCell) throws {
-        guard cell.bytes != nil else { self = .null; return }
-        switch cell.dataType {
-        case .int2, .int4, .int8: self = try cell.decode(Int64.self).databaseValue
-        case .float4, .float8: self = try cell.decode(Double.self).databaseValue
-        case .bool: self = (try cell.decode(Bool.self) ? 1 : 0).databaseValue
-        default: self = try cell.decode(String.self).databaseValue
-        }
-    }
 }
