@@ -37,7 +37,7 @@ public struct Auditor {
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
         let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
-            try input.replay(progress: progress) { timeline in
+            try input.replay(settings: options.settings, progress: progress) { timeline in
                 if let device = timeline.first?.session.deviceId { devices.insert(device) }
                 sessionRows += timeline.map(AuditRecorder.SessionRow.init)
                 checked += timeline.count
@@ -49,6 +49,7 @@ public struct Auditor {
             }
             var (raw, coverage, checks) = evaluation.finish()
             coverage.timeZones = input.timeZoneNotes(of: devices)
+            coverage.summarise()
             try input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
             found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
             for r in raw {
@@ -61,6 +62,7 @@ public struct Auditor {
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
                                  coverage: coverage, checks: checks, failOn: options.failOn)
+        report.requireEvidence = options.requireEvidence
         try store.recordAudit(sessionRows, found: &found, sessions: &sessions, report: &report, options: options)
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }

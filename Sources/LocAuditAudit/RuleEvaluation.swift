@@ -169,9 +169,16 @@ struct RuleEvaluation {
         checks.append(RuleCheckRecord(subject: subject, rule: description.identifier, notEvaluable: reason, findings: []))
     }
 
-    /// Whether a rule applies to a version: counts "unknown iOS version" and "before the rule" on the way.
+    /// Whether a rule applies to a version: counts "unknown iOS version" and "before the rule"
+    /// on the way. An unknown version makes every version-dependent rule not evaluable (v2),
+    /// whether or not it has a first version.
     private static func gate(_ rule: RuleDescription, _ version: IOSVersion?, _ coverage: inout Coverage,
                              subject: String, _ checks: inout [RuleCheckRecord]) -> Bool {
+        guard version != nil || !rule.versionDependent else {
+            coverage.count(rule.identifier, notEvaluable: Fact.iosVersion.unknown)
+            checks.append(RuleCheckRecord(subject: subject, rule: rule.identifier, notEvaluable: Fact.iosVersion.unknown, findings: []))
+            return false
+        }
         guard let first = rule.firstVersion else { return true }
         guard let version else {
             coverage.count(rule.identifier, notEvaluable: "unknown iOS version")

@@ -88,6 +88,17 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise.", valueName: "metres"))
     var reducedAccuracyFloor: Double = 1000
 
+    @Option(help: ArgumentHelp("Seconds an app stays in use after it leaves the foreground (Apple documents a short grace, not its length).", valueName: "seconds"))
+    var backgroundGrace: Double = 10
+
+    @Option(help: ArgumentHelp("Exit 3 unless these rules (comma-separated, or all) were evaluated everywhere they apply.", valueName: "all|rule,..."))
+    var requireEvidence: String?
+
+    /// `--require-evidence`, split.
+    var requiredRules: [String]? {
+        requireEvidence.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
+
     @Flag(help: "No report and no progress bar; the findings are still recorded and the exit code still says how it went.")
     var quiet = false
 
@@ -99,9 +110,15 @@ struct AuditCommand: ParsableCommand {
             throw ValidationError("--until '\(until)' is not a time; use 2026-11-20 or 2026-11-20T10:00:00Z.")
         }
         let known = Set(RuleRegistry.descriptions.map(\.identifier))
-        let unknown = (rules + skipRules).filter { !known.contains($0) }
+        let unknown = (rules + skipRules + (requiredRules ?? []).filter { $0 != "all" }).filter { !known.contains($0) }
         if !unknown.isEmpty {
             throw ValidationError("Unknown rule \(unknown.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them.")
+        }
+        if !(backgroundGrace.isFinite && backgroundGrace >= 0 && backgroundGrace <= 86_400) {
+            throw ValidationError("--background-grace takes seconds from 0 to 86400 (got \(backgroundGrace)).")
+        }
+        if let required = requiredRules, required.isEmpty {
+            throw ValidationError("--require-evidence takes all or rule ids separated by commas.")
         }
         if !(reducedAccuracyFloor.isFinite && reducedAccuracyFloor > 0) {
             throw ValidationError("--reduced-accuracy-floor takes a positive number of metres (got \(reducedAccuracyFloor)).")
@@ -127,7 +144,8 @@ struct AuditCommand: ParsableCommand {
         options.failOn = failOn
         options.baseline = baseline
         options.writeBaseline = writeBaseline
-        options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor)
+        options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor, backgroundGrace: backgroundGrace)
+        options.requireEvidence = requiredRules
         let report: AuditReport
         if let central = store.central {
             report = try withCentral {
@@ -143,6 +161,10 @@ struct AuditCommand: ParsableCommand {
             }
         }
         if report.verdict == .insufficientEvidence { printError("insufficient evidence: no rule could be evaluated.") }
+        let left = report.unevaluatedRequired
+        if !left.isEmpty {
+            printError("--require-evidence: \(left.map { "'\($0)'" }.joined(separator: ", ")) left unevaluated somewhere (the coverage says why).")
+        }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 }

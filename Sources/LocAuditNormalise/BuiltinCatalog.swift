@@ -526,6 +526,162 @@ enum BuiltinCatalog {
       "provenance": {"evidence": "reference", "source": "never seen; locationd calls reduced accuracy #compensation"}
     },
     {
+      "id": "app.live-updates",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLLocationUpdate",
+      "when": {"event": ["activity"], "_cmd": ["liveUpdates", "liveUpdates:"]},
+      "set": {"call": "CLLocationUpdate.liveUpdates", "service": "standard"},
+      "samples": [
+        {"message": "{\"msg\":\"CLLocationUpdate\", \"event\":\"activity\", \"_cmd\":\"liveUpdates\", \"self\":\"0x1038ead60\"}",
+         "expect": {"kind": "call", "call": "CLLocationUpdate.liveUpdates", "service": "standard"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"): CLLocationUpdate.liveUpdates (iOS 17) starts standard updates; no public line"}
+    },
+    {
+      "id": "app.live-updates.stop",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLLocationUpdate",
+      "when": {"event": ["activity"], "_cmd": ["stop"]},
+      "set": {"call": "CLLocationUpdate.stop", "service": "standard"},
+      "samples": [
+        {"message": "{\"msg\":\"CLLocationUpdate\", \"event\":\"activity\", \"_cmd\":\"stop\", \"self\":\"0x1038ead60\"}",
+         "expect": {"kind": "call", "call": "CLLocationUpdate.stop", "service": "standard"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"); no public line"}
+    },
+    {
+      "id": "app.live-update",
+      "kind": "location",
+      "scope": "app",
+      "msg": "#CLLocationUpdate yielding update",
+      "fields": {"horizontal_accuracy": "location.horizontalAccuracy", "latitude": "location.lat", "longitude": "location.lon", "location_private": "location"},
+      "samples": [
+        {"message": "{\"msg\":\"#CLLocationUpdate yielding update\", \"self\":\"0x1038ead60\", \"location\":{\"lat\":48.8584, \"lon\":2.2945, \"horizontalAccuracy\":5, \"timestamp\":810124690.49}, \"isStationary\":0}",
+         "expect": {"kind": "location", "horizontal_accuracy": "5", "latitude": "48.8584", "location_private": "0"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"): each CLLocationUpdate is a delivery by the standard service; no public line"}
+    },
+    {
+      "id": "app.background-activity-session",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLBackgroundActivitySession",
+      "when": {"event": ["activity"], "_cmd": ["backgroundActivitySession"]},
+      "set": {"call": "CLBackgroundActivitySession.backgroundActivitySession"},
+      "samples": [
+        {"message": "{\"msg\":\"CLBackgroundActivitySession\", \"event\":\"activity\", \"_cmd\":\"backgroundActivitySession\", \"self\":\"0x2810a4c60\"}",
+         "expect": {"kind": "call", "call": "CLBackgroundActivitySession.backgroundActivitySession"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2; the iOS 26.1 CoreLocation binary logs CLBackgroundActivitySession #backgroundActivitySession activity lines, whose rendered keys are not known"}
+    },
+    {
+      "id": "app.background-activity-session.invalidate",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLBackgroundActivitySession",
+      "when": {"event": ["activity"], "_cmd": ["invalidate"]},
+      "set": {"call": "CLBackgroundActivitySession.invalidate"},
+      "samples": [
+        {"message": "{\"msg\":\"CLBackgroundActivitySession\", \"event\":\"activity\", \"_cmd\":\"invalidate\", \"self\":\"0x2810a4c60\"}",
+         "expect": {"kind": "call", "call": "CLBackgroundActivitySession.invalidate"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"); no public line"}
+    },
+    {
+      "id": "app.service-session",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLServiceSession",
+      "when": {"event": ["activity"], "_cmd": ["sessionRequiringAuthorization:", "sessionRequiringAuthorization:fullAccuracyPurposeKey:"]},
+      "fields": {"status": "authorization", "purpose_key": "fullAccuracyPurposeKey"},
+      "set": {"call": "CLServiceSession.sessionRequiringAuthorization:"},
+      "samples": [
+        {"message": "{\"msg\":\"CLServiceSession\", \"event\":\"activity\", \"_cmd\":\"sessionRequiringAuthorization:\", \"authorization\":\"Always\", \"self\":\"0x2810a4c90\"}",
+         "expect": {"kind": "call", "call": "CLServiceSession.sessionRequiringAuthorization:", "status": "authorizedAlways"}},
+        {"message": "{\"msg\":\"CLServiceSession\", \"event\":\"activity\", \"_cmd\":\"sessionRequiringAuthorization:fullAccuracyPurposeKey:\", \"authorization\":\"WhenInUse\", \"fullAccuracyPurposeKey\":\"Delivery\", \"self\":\"0x2810a4c90\"}",
+         "expect": {"kind": "call", "status": "authorizedWhenInUse", "purpose_key": "Delivery"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"): the declared authorization is stored in status; no public line"}
+    },
+    {
+      "id": "app.service-session.invalidate",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLServiceSession",
+      "when": {"event": ["activity"], "_cmd": ["invalidate"]},
+      "set": {"call": "CLServiceSession.invalidate"},
+      "samples": [
+        {"message": "{\"msg\":\"CLServiceSession\", \"event\":\"activity\", \"_cmd\":\"invalidate\", \"self\":\"0x2810a4c90\"}",
+         "expect": {"kind": "call", "call": "CLServiceSession.invalidate"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"); no public line"}
+    },
+    {
+      "id": "app.monitor-condition",
+      "kind": "call",
+      "scope": "app",
+      "msg": "CLMonitor",
+      "when": {"event": ["activity"], "_cmd": ["addConditionForMonitoring:identifier:", "addConditionForMonitoring:identifier:assumedState:"]},
+      "set": {"call": "CLMonitor.addConditionForMonitoring:identifier:", "service": "monitor"},
+      "samples": [
+        {"message": "{\"msg\":\"CLMonitor\", \"event\":\"activity\", \"_cmd\":\"addConditionForMonitoring:identifier:\", \"condition\":\"CircularGeographicCondition\", \"identifier\":\"home\", \"self\":\"0x2810a4cc0\"}",
+         "expect": {"kind": "call", "call": "CLMonitor.addConditionForMonitoring:identifier:", "service": "monitor"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "rules model v2 (log-formats.md \"Version 2 families\"); no public line"}
+    },
+    {
+      "id": "app.main-thread-warning",
+      "kind": "main-thread-warning",
+      "scope": "app",
+      "contains": "This method can cause UI unresponsiveness if invoked on the main thread",
+      "samples": [
+        {"message": "[CoreLocation] This method can cause UI unresponsiveness if invoked on the main thread. Instead, consider waiting for the -locationManagerDidChangeAuthorization: callback and checking authorizationStatus first.",
+         "expect": {"kind": "main-thread-warning"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Xcode 14+ console on iOS 16+, pasted in many bug reports (log-formats.md \"Version 2 families\"); a timeline line, read by no rule"}
+    },
+    {
+      "id": "system.temporary-auth.lapse",
+      "kind": "status-change",
+      "scope": "system",
+      "msg": "#TemporaryAuth Client has dropped below in-use-ness threshold, losing WIU status",
+      "fields": {"bundle_id": "ClientKeyPath|ClientKey|Client"},
+      "set": {"reason": "Expired", "temporary": "1"},
+      "samples": [
+        {"message": "{\"msg\":\"#TemporaryAuth Client has dropped below in-use-ness threshold, losing WIU status\", \"ClientKeyPath\":\"icom.example.app:\"}",
+         "expect": {"kind": "status-change", "bundle_id": "com.example.app", "reason": "Expired", "temporary": "1"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string \"{msg%{public}.0s:#TemporaryAuth Client has dropped below in-use-ness threshold, losing WIU status, ClientKeyPath:%{public, location:escape_only}@}\" (decompiled locationd in the public code index); no pasted line. A temporary When In Use grant lapsed: no status is named"}
+    },
+    {
+      "id": "system.location-button",
+      "kind": "status-change",
+      "scope": "system",
+      "msg": "#TemporaryAuth Explicit temporary authorization request received",
+      "when": {"Granted": ["1"], "UsingLocationButton": ["1"]},
+      "fields": {"bundle_id": "Client|ClientKey"},
+      "set": {"status": "AuthorizedWhenInUse", "temporary": "1", "reason": "LocationButton"},
+      "samples": [
+        {"message": "{\"msg\":\"#TemporaryAuth Explicit temporary authorization request received\", \"Client\":\"icom.example.app:\", \"Granted\":1, \"UsingLocationButton\":1, \"LocationButtonUseMode\":1}",
+         "expect": {"kind": "status-change", "bundle_id": "com.example.app", "status": "authorizedWhenInUse", "temporary": "1", "reason": "LocationButton"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string (#TemporaryAuth Explicit temporary authorization request received, Client, Granted, UsingLocationButton, LocationButtonUseMode; log-formats.md \"Version 2 families\"); no pasted line. Granted:0 grants nothing and is no event"}
+    },
+    {
+      "id": "system.location-arrow",
+      "kind": "location-arrow",
+      "scope": "system",
+      "msg": "#sbim client arrow state changed",
+      "fields": {"bundle_id": "clientKey|Client", "reason": "newArrowState"},
+      "samples": [
+        {"message": "{\"msg\":\"#sbim client arrow state changed\", \"clientKey\":\"com.apple.locationd.bundle-/System/Library/LocationBundles/TraceHarvest.bundle\", \"entityClass\":\"SystemService\", \"oldArrowState\":\"ReceivingLocationInformation\", \"newArrowState\":\"Off\", \"dueToDeauthorization\":0}",
+         "expect": {"kind": "location-arrow", "reason": "Off"}}
+      ],
+      "provenance": {"evidence": "real", "source": "iOS 14.4 locationd line for a system service (log-formats.md \"Version 2 families\"; binary keys Client, entityClass, oldArrowState, newArrowState, dueToDeauthorization). Whether the arrow stands for the background indicator is not established: no rule reads it"}
+    },
+    {
       "id": "system.install",
       "kind": "install",
       "scope": "system",

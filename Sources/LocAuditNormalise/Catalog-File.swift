@@ -27,6 +27,9 @@ public struct Provenance: Codable, Sendable, Equatable {
     public enum Evidence: String, Codable, Sendable {
         /// Seen in a real log, or a real `os_log` format string of Apple's code.
         case real
+        /// A format string of Apple's decompiled binary, rendered as real lines render; no
+        /// public device log seen.
+        case binary
         /// This project's own shape: never seen in a public log, may not be Apple's wording.
         case reference
     }

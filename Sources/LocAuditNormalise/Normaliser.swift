@@ -166,6 +166,7 @@ enum Normaliser {
         if t.contains("region") && !t.contains("beacon") { return .region }
         if t.contains("beacon") { return .beacon }
         if t.contains("heading") { return .heading }
+        if t == "monitor" || t.contains("conditionformonitoring") { return .monitor }
         if t.contains("updatinglocation") || t == "standard" || t == "location" { return .standard }
         return nil
     }

@@ -166,6 +166,7 @@ struct TimelineDrawing {
         let prefix: String
         switch state.lane {
         case .appState: prefix = "app"
+        case .inUse: prefix = "use"
         case .authorization: prefix = "auth"
         case .accuracy: prefix = "acc"
         case .blueBar: prefix = "bar"

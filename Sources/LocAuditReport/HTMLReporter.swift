@@ -125,12 +125,7 @@ private struct Page {
     /// `PASS`, `FAIL: N findings (x critical, y high)`, or `INSUFFICIENT EVIDENCE`.
     var verdictLine: String {
         switch report.verdict {
-        case .pass: return "PASS"
-        case .insufficientEvidence: return "INSUFFICIENT EVIDENCE"
-        case .findings:
-            let counts = severityCounts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
-            let findings = HTMLFormat.plural(report.findings.count, "finding")
-            return report.exitCode == 1 ? "FAIL: \(findings) (\(counts))" : "PASS: \(findings) below \(report.failOn.rawValue) (\(counts))"
+        case .pass, .partial, .insufficientEvidence, .findings: return ReportText.verdict(report)
         }
     }
 
@@ -153,7 +148,10 @@ private struct Page {
         switch report.verdict {
         case .pass:
             kind = "pass"
-            explanation = "No finding in what could be evaluated (\(HTMLFormat.plural(report.coverage.evaluated, "rule check")))."
+            explanation = "Every applicable rule check was evaluated (\(HTMLFormat.plural(report.coverage.evaluated, "rule check"))): no finding at or above \(report.failOn.rawValue)."
+        case .partial:
+            kind = "insufficient"
+            explanation = "No finding at or above \(report.failOn.rawValue) in what could be evaluated, but \(HTMLFormat.plural(report.coverage.notEvaluableCount, "rule check")) could not be: this is not a full pass."
         case .insufficientEvidence:
             kind = "insufficient"
             explanation = "No rule could be evaluated: the logs do not show enough. This is not a pass."

@@ -85,6 +85,7 @@ enum HTMLStyle {
         svg .hatch-ground { fill: #f8f9fa; } svg .hatch-line { stroke: #adb5bd; stroke-width: 2; }
         svg .app-foreground { --fill: #a5d8ff; } svg .app-background { --fill: #ffa94d; }
         svg .app-suspended { --fill: #ffe8cc; } svg .app-terminated { --fill: #adb5bd; }
+        svg .use-in-use { --fill: #96f2d7; } svg .use-not-in-use { --fill: #ffc9c9; }
         svg .auth-not-determined { --fill: #dee2e6; } svg .auth-denied, svg .auth-restricted { --fill: #c92a2a; --ink: #fff; }
         svg .auth-when-in-use { --fill: #8ce99a; } svg .auth-allow-once { --fill: #d3f9d8; }
         svg .auth-provisional-always { --fill: #69db7c; } svg .auth-always { --fill: #2b8a3e; --ink: #fff; }

@@ -67,14 +67,33 @@ enum ReportText {
         case .insufficientEvidence:
             return "INSUFFICIENT EVIDENCE"
         case .pass:
-            return "PASS"
+            return "PASS" + below(report)
+        case .partial:
+            return "PARTIAL: \(share(report.coverage)) of \(plural(report.coverage.evaluated + report.coverage.notEvaluableCount, "check")) evaluated"
+                + below(report) + missing(report.coverage)
         case .findings:
-            let counts = severityCounts(report.findings)
-            if report.exitCode == 1 {
-                return "FAIL: \(plural(report.findings.count, "finding")) (\(counts))"
-            }
-            return "PASS: no finding at or above \(report.failOn.rawValue) (\(plural(report.findings.count, "finding")): \(counts))"
+            return "FAIL: \(plural(report.findings.count, "finding")) (\(severityCounts(report.findings)))"
         }
+    }
+
+    /// `, 2 findings below high (2 low)`, or nothing.
+    static func below(_ report: AuditReport) -> String {
+        report.findings.isEmpty ? "" : ", \(plural(report.findings.count, "finding")) below \(report.failOn.rawValue) (\(severityCounts(report.findings)))"
+    }
+
+    /// `62%` of the applicable checks evaluated.
+    static func share(_ coverage: Coverage) -> String {
+        let applicable = coverage.evaluated + coverage.notEvaluableCount
+        let percent = applicable == 0 ? 0 : coverage.evaluated * 100 / applicable
+        return "\(percent)%"
+    }
+
+    /// `; missing: app state (12), indicator lines (4)`: the facts the checks lacked, most needed first (three at most).
+    static func missing(_ coverage: Coverage) -> String {
+        var c = coverage
+        if c.missing == nil { c.summarise() }
+        let top = (c.missing ?? []).prefix(3).map { "\($0.fact) (\($0.checks))" }
+        return top.isEmpty ? "" : "; missing: " + top.joined(separator: ", ")
     }
 
     /// `1 critical, 2 high` (severities present, most severe first).

@@ -36,7 +36,7 @@ final class EventNames {
     }
 
     /// The kinds whose lines tell which families a device's logs carry (`DeviceLogs`).
-    static let familyKinds: [EventKind] = [.blueBar, .prompt, .promptResponse, .statusChange, .accuracyChange]
+    static var familyKinds: [EventKind] { DeviceLogs.kinds }
 
     /// The condition of the partial index `events_by_family`, word for word: a query that
     /// uses the index repeats it. The kinds' ids were fixed when v11 made the table.

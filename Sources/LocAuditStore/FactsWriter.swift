@@ -35,11 +35,12 @@ package enum FactsWriter {
         try db.execute(sql: """
             INSERT INTO app_versions (bundle_id, version, build, executable, name, usage_keys, background_modes,
                 temporary_purpose_keys, default_accuracy_reduced, default_accuracy_reduced_type, plist_path, plist_sha256,
-                ingested_at, first_seen_us)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ingested_at, first_seen_us, platform_version, sdk_name, requires_explicit_service_session)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (bundle_id, plist_sha256) DO NOTHING
             """, arguments: [app.bundleId, app.version, app.build, app.executable, app.name, jsonText(app.usageKeys),
                              jsonText(app.backgroundModes), app.temporaryPurposeKeys.map { jsonText($0) },
-                             app.defaultAccuracyReduced, app.defaultAccuracyReducedType, path, sha256, Clock.nowISO(), Clock.nowUS()])
+                             app.defaultAccuracyReduced, app.defaultAccuracyReducedType, path, sha256, Clock.nowISO(), Clock.nowUS(),
+                             app.platformVersion, app.sdkName, app.requiresExplicitServiceSession])
     }
 }

@@ -57,9 +57,9 @@ public enum MessageFamily: String, CaseIterable, Codable, Sendable {
         case .install, .uninstall: return .installs
         case .prompt, .promptResponse: return .prompts
         case .blueBar: return .indicator
-        case .appState, .launch, .relaunch: return .appState
+        case .appState, .launch, .relaunch, .locationArrow: return .appState
         case .statusChange, .accuracyChange: return .daemon
-        case .authorization, .location, .property, .call, .crash, .usageKeyMissing:
+        case .authorization, .location, .property, .call, .crash, .usageKeyMissing, .mainThreadWarning:
             // A pattern no longer in the catalog: these kinds are the app's own lines.
             let scope = pattern?.scope ?? .app
             if scope == .system { return .daemon }

@@ -307,6 +307,18 @@ enum Schema {
                 \(eventsView)
                 """)
         },
+        Migration("v12: an Info.plist's build SDK and explicit service sessions") { db in
+            // Rules model v2: the SDK an app was built with decides some rules (the Always
+            // key on iOS 11+); NSLocationRequireExplicitServiceSession is shown.
+            try db.execute(sql: """
+                ALTER TABLE app_versions ADD COLUMN platform_version TEXT;                  -- DTPlatformVersion
+                ALTER TABLE app_versions ADD COLUMN sdk_name TEXT;                          -- DTSDKName
+                ALTER TABLE app_versions ADD COLUMN requires_explicit_service_session INTEGER; -- NSLocationRequireExplicitServiceSession, 0/1
+                DROP INDEX events_by_family;
+                CREATE INDEX events_by_family ON event_rows(device_ref, kind_ref) WHERE \(try EventNames.familyCondition(db));
+                """)
+            // Relaunch lines became an evidence family of their own (DeviceLogs).
+        },
     ] }
 
     /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every

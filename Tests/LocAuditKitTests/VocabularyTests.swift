@@ -80,12 +80,12 @@ import Testing
         var state = ReplayState()
         state.status = .authorizedWhenInUse
         state.grantIsAllowOnce = true
-        let held = SessionTimeline.LaneKind.authorization.value(in: state)
+        let held = SessionTimeline.LaneKind.authorization.value(in: state, at: 0)
         #expect(held?.state == .allowOnce && held?.label == "Allow Once")
         #expect(held.map { TimelineDrawing.stateClass($0.state) } == "auth-allow-once")
         state.services.insert(.visits)
         state.paused = true
-        let services = SessionTimeline.LaneKind.services.value(in: state)
+        let services = SessionTimeline.LaneKind.services.value(in: state, at: 0)
         #expect(services?.state == .on && services?.label == "visits (paused)")
         #expect(services.map { TimelineDrawing.stateClass($0.state) } == "svc-on")
     }

@@ -19,6 +19,9 @@ public struct AuditOptions: Sendable {
     /// Save the current findings as a baseline here.
     public var writeBaseline: String?
     public var settings = RuleSettings()
+    /// `--require-evidence all|RULE,…`: exit 3 when one of these rules (every rule for `all`)
+    /// was left unevaluated somewhere; nil: not asked.
+    public var requireEvidence: [String]?
 
     public init() {}
 
@@ -47,7 +50,7 @@ public struct AuditOptions: Sendable {
     /// Identifiers given that are not rules.
     public var unknownRules: [String] {
         let known = Set(RuleRegistry.descriptions.map(\.identifier))
-        return (rules + skipRules).filter { !known.contains($0) }
+        return (rules + skipRules + (requireEvidence ?? []).filter { $0 != "all" }).filter { !known.contains($0) }
     }
 
     /// Whether a time falls in `--since` / `--until`.

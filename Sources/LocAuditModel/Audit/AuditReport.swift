@@ -23,15 +23,32 @@ public struct AuditReport: Sendable {
     /// timelines are drawn from the audit's own replay; nil for a run read back from the store.
     package var sessions: [ReplayedSession]? = nil
 
+    /// `--require-evidence`: rules that must have been evaluated everywhere they apply
+    /// (nil: none; `all` is every rule), else exit 3.
+    public var requireEvidence: [String]?
+
+    /// rules-model.md "The verdict" (v2).
     public var verdict: Verdict {
-        if !findings.isEmpty { return .findings }
-        return coverage.evaluated == 0 ? .insufficientEvidence : .pass
+        if findings.contains(where: { $0.severity >= failOn }) { return .findings }
+        if coverage.evaluated == 0 { return .insufficientEvidence }
+        return coverage.notEvaluableCount > 0 ? .partial : .pass
     }
 
-    /// 0 nothing at or above `--fail-on`, 1 findings at or above it, 3 insufficient evidence.
+    /// The rules `--require-evidence` names that were left unevaluated somewhere.
+    public var unevaluatedRequired: [String] {
+        guard let required = requireEvidence else { return [] }
+        let left = coverage.notEvaluable.filter { !$0.value.isEmpty }.keys
+        return (required.contains("all") ? left.sorted() : required.filter { left.contains($0) }.sorted())
+    }
+
+    /// 0 nothing at or above `--fail-on`, 1 findings at or above it, 3 insufficient evidence
+    /// or a rule `--require-evidence` names left unevaluated.
     public var exitCode: Int32 {
-        if findings.contains(where: { $0.severity >= failOn }) { return 1 }
-        return verdict == .insufficientEvidence ? 3 : 0
+        switch verdict {
+        case .findings: return 1
+        case .insufficientEvidence: return 3
+        case .partial, .pass: return unevaluatedRequired.isEmpty ? 0 : 3
+        }
     }
 
     package init(runId: Int64, startedAt: String, database: String, events: Int, findings: [Finding], new: Set<String>, persisting: Set<String>, resolved: [Finding], hiddenByBaseline: Int, coverage: Coverage, checks: [RuleCheckRecord] = [], checksPrunedAt: String? = nil, failOn: Severity, sessions: [ReplayedSession]? = nil) {

@@ -92,8 +92,32 @@ public struct Coverage: Codable, Sendable, Equatable {
     /// Devices whose log times were not read in a zone the logs or the ingest gave: device ->
     /// what was done (UTC assumed, or another export's offset taken). Nil when there are none.
     public var timeZones: [String: String]?
+    /// The share of the applicable checks that were evaluated (0 to 1); nil in a run stored
+    /// before version 2.
+    public var evaluatedShare: Double?
+    /// What the not-evaluable checks lacked, most needed first (v2); nil in an older run.
+    public var missing: [Missing]?
+
+    /// A fact (or evidence family) checks lacked, and how many.
+    public struct Missing: Codable, Sendable, Equatable {
+        public var fact: String
+        public var checks: Int
+    }
 
     public var notEvaluableCount: Int { notEvaluable.values.flatMap(\.values).reduce(0, +) }
+
+    /// Fills `evaluatedShare` and `missing` from the counts.
+    package mutating func summarise() {
+        let applicable = evaluated + notEvaluableCount
+        evaluatedShare = applicable == 0 ? 0 : Double(evaluated) / Double(applicable)
+        var byFact: [String: Int] = [:]
+        for reasons in notEvaluable.values {
+            for (reason, n) in reasons {
+                byFact[Fact.allCases.first { $0.unknown == reason }?.name ?? reason, default: 0] += n
+            }
+        }
+        missing = byFact.map { Missing(fact: $0.key, checks: $0.value) }.sorted { ($1.checks, $0.fact) < ($0.checks, $1.fact) }
+    }
 
     package mutating func count(_ rule: String, notEvaluable reason: String) {
         notEvaluable[rule, default: [:]][reason, default: 0] += 1
@@ -108,10 +132,12 @@ public struct Coverage: Codable, Sendable, Equatable {
 
 /// How an audit came out.
 public enum Verdict: String, Codable, Sendable {
-    /// Findings were reported.
+    /// A finding at or above `--fail-on` was reported (v2: findings below it alone are no FAIL).
     case findings
-    /// Something was evaluated and nothing was found.
+    /// No finding at or above `--fail-on`, and every applicable check was evaluated.
     case pass
+    /// No finding at or above `--fail-on`, and some applicable checks were not evaluable (v2).
+    case partial
     /// Nothing could be evaluated: not a pass.
     case insufficientEvidence = "insufficient evidence"
 }

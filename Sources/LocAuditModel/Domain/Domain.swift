@@ -52,9 +52,13 @@ public enum LocationService: String, Codable, Sendable, CaseIterable {
     case beacon
     /// Heading updates.
     case heading
+    /// `CLMonitor` conditions (iOS 17+): a relaunching service, as region monitoring is.
+    case monitor
 
-    /// Whether iOS relaunches a suspended or terminated app for this service (004's table).
-    public var relaunchesApp: Bool { self == .significantChange || self == .visits || self == .region }
+    /// Whether iOS relaunches a suspended or terminated app for this service (Apple,
+    /// "Handling location updates in the background": significant-change, visits, regions;
+    /// `CLMonitor` from iOS 17, rules-model.md v2).
+    public var relaunchesApp: Bool { self == .significantChange || self == .visits || self == .region || self == .monitor }
 }
 
 /// Services running, as bits: the replay copies its state at every event.
@@ -97,8 +101,11 @@ public struct PromptKind: RawRepresentable, Hashable, Codable, Sendable, CustomS
     public static let temporaryFullAccuracy = PromptKind(rawValue: "TemporaryFullAccuracy")
     /// locationd's request type 5 (`AuthorizationRequestTypeLegacyAlways`).
     public static let legacyAlways = PromptKind(rawValue: "LegacyAlways")
+    /// The system's periodic reminder to an app that holds Always and uses location in the
+    /// background (v2): not an app's prompt, never a repeated one.
+    public static let alwaysReminder = PromptKind(rawValue: "AlwaysReminder")
     /// The kinds docs/schema.md names.
-    public static let named: [PromptKind] = [.whenInUse, .always, .alwaysUpgrade, .temporaryFullAccuracy, .legacyAlways]
+    public static let named: [PromptKind] = [.whenInUse, .always, .alwaysUpgrade, .temporaryFullAccuracy, .legacyAlways, .alwaysReminder]
 }
 
 /// The user's answer to a prompt, as `events.choice` spells it; also the options a prompt
@@ -112,6 +119,8 @@ public enum PromptChoice: String, Codable, Sendable, CaseIterable {
     case always = "Always"
     /// Keep Only While Using, on an upgrade prompt.
     case keepWhenInUse = "KeepWhenInUse"
+    /// Keep Always, on the system's Always reminder (v2).
+    case keepAlways = "KeepAlways"
     /// Allow, on a temporary full-accuracy prompt.
     case allow = "Allow"
     /// Don't Allow.
@@ -131,6 +140,42 @@ public enum ManagerCall: String, Sendable, CaseIterable {
     case requestAlwaysAuthorization
     case requestTemporaryFullAccuracy = "requestTemporaryFullAccuracyAuthorizationWithPurposeKey:"
     case requestLocation
+    /// `CLLocationUpdate.liveUpdates` (iOS 17+): standard updates, started.
+    case liveUpdates = "CLLocationUpdate.liveUpdates"
+    /// The live updates stopped.
+    case stopLiveUpdates = "CLLocationUpdate.stop"
+    /// A `CLBackgroundActivitySession` created (iOS 17+).
+    case backgroundActivitySession = "CLBackgroundActivitySession.backgroundActivitySession"
+    /// A background activity session invalidated.
+    case invalidateBackgroundActivitySession = "CLBackgroundActivitySession.invalidate"
+    /// A `CLServiceSession` created (iOS 18+); `events.status` holds the authorization it
+    /// declares, `events.purpose_key` its full-accuracy purpose key.
+    case serviceSession = "CLServiceSession.sessionRequiringAuthorization:"
+    /// A service session invalidated.
+    case invalidateServiceSession = "CLServiceSession.invalidate"
+    /// A `CLMonitor` condition added (iOS 17+): the monitor service, which relaunches apps.
+    case addMonitorCondition = "CLMonitor.addConditionForMonitoring:identifier:"
+
+    /// The first iOS version that has this API; nil for the CLLocationManager methods the
+    /// other rows of the version table already cover.
+    public var firstVersion: Int? {
+        switch self {
+        case .liveUpdates, .stopLiveUpdates, .backgroundActivitySession, .invalidateBackgroundActivitySession, .addMonitorCondition: return 17
+        case .serviceSession, .invalidateServiceSession: return 18
+        default: return nil
+        }
+    }
+
+    /// The service this call starts (true) or stops (false), for the calls whose name does
+    /// not say it with `start…`/`stop…`.
+    public var startsService: (LocationService, Bool)? {
+        switch self {
+        case .liveUpdates: return (.standard, true)
+        case .stopLiveUpdates: return (.standard, false)
+        case .addMonitorCondition: return (.monitor, true)
+        default: return nil
+        }
+    }
 
     /// The authorization request this call makes; nil for other calls.
     public var request: AuthorizationRequest? {
@@ -175,6 +220,8 @@ public enum ChangeReason: String, Codable, Sendable, CaseIterable {
     case expired = "Expired"
     /// A restriction (parental controls, a profile).
     case restricted = "Restricted"
+    /// A tap on `CLLocationButton` (iOS 15+, v2): a temporary When In Use grant, like Allow Once.
+    case locationButton = "LocationButton"
 }
 
 /// How SpringBoard launches an app (`events.intent`): on screen, or in the background.
@@ -183,27 +230,47 @@ public enum LaunchIntent: String, Codable, Sendable, CaseIterable {
     case background
 }
 
-/// The major iOS version of a device when a log was taken.
+/// The iOS version of a device when a log was taken, compared in full (major.minor.patch:
+/// 13.4 changed the upgrade prompt, v2), never by major alone.
 public struct IOSVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var major: Int
+    public var minor: Int
+    public var patch: Int
     public var text: String
 
-    /// `17.5.1` -> 17; nil for an unknown or unreadable version.
+    /// `17.5.1` -> 17.5.1, `26` -> 26.0.0; nil for an unknown or unreadable version (a
+    /// component that is not a small number, more than three components).
     public init?(_ text: String?) {
-        guard let text, let major = Int(text.split(separator: ".").first ?? "") else { return nil }
-        self.major = major
+        guard let text else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var numbers: [Int] = []
+        for part in parts {
+            guard (1...4).contains(part.count), part.allSatisfy(\.isASCII), let n = Int(part), n >= 0 else { return nil }
+            numbers.append(n)
+        }
+        while numbers.count < 3 { numbers.append(0) }
+        (major, minor, patch) = (numbers[0], numbers[1], numbers[2])
         self.text = text
     }
 
-    public init(major: Int) {
-        self.major = major
-        self.text = String(major)
+    public init(major: Int, minor: Int = 0, patch: Int = 0) {
+        (self.major, self.minor, self.patch) = (major, minor, patch)
+        self.text = patch == 0 ? (minor == 0 ? String(major) : "\(major).\(minor)") : "\(major).\(minor).\(patch)"
     }
 
     public var description: String { text }
-    public static func < (a: IOSVersion, b: IOSVersion) -> Bool { a.major < b.major }
-    public static func == (a: IOSVersion, b: IOSVersion) -> Bool { a.major == b.major }
-    public func hash(into hasher: inout Hasher) { hasher.combine(major) }
+    public static func < (a: IOSVersion, b: IOSVersion) -> Bool { (a.major, a.minor, a.patch) < (b.major, b.minor, b.patch) }
+    public static func == (a: IOSVersion, b: IOSVersion) -> Bool { (a.major, a.minor, a.patch) == (b.major, b.minor, b.patch) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(major); hasher.combine(minor); hasher.combine(patch) }
+
+    /// The SDK version of a built Info.plist: `DTPlatformVersion` (`"10.3"`), else the
+    /// version in `DTSDKName` (`"iphoneos10.3"`); nil when neither says one.
+    public static func sdk(platformVersion: String?, sdkName: String?) -> IOSVersion? {
+        if let v = IOSVersion(platformVersion) { return v }
+        guard let name = sdkName?.lowercased(), name.hasPrefix("iphoneos") else { return nil }
+        return IOSVersion(String(name.dropFirst("iphoneos".count)))
+    }
 }
 
 /// Info.plist usage keys.

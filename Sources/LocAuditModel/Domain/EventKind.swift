@@ -36,6 +36,13 @@ public enum EventKind: String, Codable, CaseIterable, Sendable {
     case install
     /// MobileInstallation uninstalled the app: iOS forgets its location authorization.
     case uninstall
+    /// locationd's status-bar location arrow for a client changed (`#sbim client arrow state
+    /// changed`, real; v2): stored and shown, read by no rule until a source says it is the
+    /// background indicator. `reason` holds the new arrow state.
+    case locationArrow = "location-arrow"
+    /// CoreLocation warns that a call may block the main thread (real, iOS 16+; v2): a
+    /// timeline line, read by no rule.
+    case mainThreadWarning = "main-thread-warning"
 
     /// The kinds the app logs in its own process (the catalog's `app` scope). In a log
     /// without pids (a Console copy) such a line is keyed by its process name alone.

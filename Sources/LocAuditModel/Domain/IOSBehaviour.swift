@@ -3,8 +3,8 @@
 /// `IOSBehaviour.table` is the only place that knows version numbers: a later iOS
 /// release that changes a promise is a new entry there, nothing else.
 public struct IOSBehaviour: Sendable {
-    /// First major version this row applies to.
-    public var from: Int
+    /// First version this row applies to (a row may start at a minor version: 13.4).
+    public var from: IOSVersion
 
     /// `authorizedWhenInUse` exists (iOS 8+).
     public var hasWhenInUse = false
@@ -35,6 +35,15 @@ public struct IOSBehaviour: Sendable {
 
     /// How many Always prompts an app is owed, and when.
     public var upgrade = UpgradePolicy.none
+    /// `requestAlwaysAuthorization` after When In Use shows its upgrade prompt at once
+    /// (13.4+); on 13.0-13.3 the system asked later (v2).
+    public var upgradePromptAtOnce = false
+    /// A tap on `CLLocationButton` grants When In Use temporarily (iOS 15+, v2).
+    public var hasLocationButton = false
+    /// `CLLocationUpdate`, `CLBackgroundActivitySession` and `CLMonitor` (iOS 17+, v2).
+    public var hasBackgroundActivitySession = false
+    /// `CLServiceSession` (iOS 18+, v2).
+    public var hasServiceSession = false
 
     /// When the blue bar shows for a background Always delivery.
     public enum BlueBarUnderAlways: Sendable {
@@ -60,11 +69,11 @@ public struct IOSBehaviour: Sendable {
     /// The rows, oldest first; each starts from the previous one.
     public static let table: [IOSBehaviour] = {
         var rows: [IOSBehaviour] = []
-        var row = IOSBehaviour(from: 1)
+        var row = IOSBehaviour(from: IOSVersion(major: 1))
         row.requiredKeys = [.always: []]
         rows.append(row)                                  // <= 7: Always only, no request methods
 
-        row.from = 8
+        row.from = IOSVersion(major: 8)
         row.hasWhenInUse = true
         row.backgroundNeedsCapability = true
         row.blueBarUnderWhenInUse = true
@@ -72,34 +81,78 @@ public struct IOSBehaviour: Sendable {
         row.upgrade = .onceAfterWhenInUse
         rows.append(row)
 
-        row.from = 9
+        row.from = IOSVersion(major: 9)
         row.backgroundNeedsFlag = true
         row.flagWithoutCapabilityCrashes = true
         rows.append(row)
 
-        row.from = 11
+        row.from = IOSVersion(major: 11)
         row.blueBarUnderAlways = .ifIndicatorFlag
         row.requiredKeys[.always] = [UsageKey.alwaysAndWhenInUse, UsageKey.whenInUse]
         row.alwaysKeyDeprecated = true
         row.upgrade = .onceIfFirstRequestWasWhenInUse
         rows.append(row)
 
-        row.from = 13
+        row.from = IOSVersion(major: 13)
         row.hasAllowOnce = true
         row.hasProvisionalAlways = true
         row.upgrade = .atMostOneUpgradePrompt
         rows.append(row)
 
-        row.from = 14
+        row.from = IOSVersion(major: 13, minor: 4)
+        row.upgradePromptAtOnce = true
+        rows.append(row)
+
+        row.from = IOSVersion(major: 14)
         row.hasAccuracy = true
+        rows.append(row)
+
+        row.from = IOSVersion(major: 15)
+        row.hasLocationButton = true
+        rows.append(row)
+
+        row.from = IOSVersion(major: 17)
+        row.hasBackgroundActivitySession = true
+        rows.append(row)
+
+        row.from = IOSVersion(major: 18)
+        row.hasServiceSession = true
         rows.append(row)
         return rows
     }()
 
-    /// The behaviour of a major iOS version.
+    /// The behaviour of an iOS version, compared in full.
     public static func of(_ version: IOSVersion) -> IOSBehaviour {
-        table.last { $0.from <= version.major } ?? table[0]
+        table.last { $0.from <= version } ?? table[0]
     }
+
+    /// The behaviour of an iOS version for an app built with `sdk` (nil: unknown): iOS keeps
+    /// the old behaviour for an app built before a change (rules-model.md "Build SDK", v2):
+    /// the Always key of iOS 8-10 still serves an app built with an SDK before 11, and the
+    /// background flag behaves as YES for one built before 9.
+    public static func of(_ version: IOSVersion, sdk: IOSVersion?) -> IOSBehaviour {
+        var behaviour = of(version)
+        guard let sdk, sdk < version else { return behaviour }
+        let built = of(sdk)
+        if !built.alwaysKeyDeprecated, behaviour.alwaysKeyDeprecated {
+            behaviour.alwaysKeyDeprecated = false
+            behaviour.requiredKeys[.always] = built.requiredKeys[.always]
+            behaviour.sdkDecides = true
+        }
+        if !built.backgroundNeedsFlag, behaviour.backgroundNeedsFlag {
+            behaviour.backgroundNeedsFlag = false
+            behaviour.sdkDecides = true
+        }
+        return behaviour
+    }
+
+    /// The row was changed for an app built with an older SDK.
+    public var sdkDecides = false
+
+    /// Whether the build SDK decides a rule about the Always key here: on iOS 11+ an app
+    /// built with an SDK before 11 keeps the old key; for an Info.plist that does not say
+    /// its SDK, which applies is unknown.
+    public var alwaysKeyDependsOnSDK: Bool { alwaysKeyDeprecated }
 
     /// The keys `request` needs that `present` lacks (empty: the request may prompt).
     public func missingKeys(for request: AuthorizationRequest, present: [String]) -> [String] {

@@ -16,6 +16,12 @@ public struct AppFacts: Sendable, Codable, Equatable {
     /// `NSLocationDefaultAccuracyReduced` as written, and its property-list type.
     public var defaultAccuracyReduced: String?
     public var defaultAccuracyReducedType: String?
+    /// `DTPlatformVersion` and `DTSDKName`, which Xcode writes into a built Info.plist: the
+    /// SDK the app was built with (v2: iOS keeps some old behaviour for old SDKs).
+    public var platformVersion: String?
+    public var sdkName: String?
+    /// `NSLocationRequireExplicitServiceSession` (iOS 18+): read and shown; no rule reads it yet.
+    public var requiresExplicitServiceSession: Bool?
 
     /// A property-list value's type, as `app_versions.default_accuracy_reduced_type` spells it.
     public enum PlistType: String, Sendable, CaseIterable {
@@ -50,6 +56,11 @@ public struct AppFacts: Sendable, Codable, Equatable {
         facts.backgroundModes = (dict["UIBackgroundModes"] as? [Any])?.compactMap { $0 as? String } ?? []
         if let purposes = dict["NSLocationTemporaryUsageDescriptionDictionary"] {
             facts.temporaryPurposeKeys = (purposes as? [String: Any]).map { $0.keys.sorted() } ?? []
+        }
+        facts.platformVersion = dict["DTPlatformVersion"] as? String
+        facts.sdkName = dict["DTSDKName"] as? String
+        if let explicit = dict["NSLocationRequireExplicitServiceSession"], plistType(explicit) == .boolean {
+            facts.requiresExplicitServiceSession = explicit as? Bool
         }
         if let reduced = dict["NSLocationDefaultAccuracyReduced"] {
             facts.defaultAccuracyReducedType = plistType(reduced).rawValue
@@ -96,6 +107,10 @@ public struct AppFacts: Sendable, Codable, Equatable {
         if value is Data { return .data }
         return .unknown
     }
+
+    /// The SDK the app was built with; nil when the Info.plist does not say (a source
+    /// Info.plist, not the one Xcode built).
+    public var buildSDK: IOSVersion? { IOSVersion.sdk(platformVersion: platformVersion, sdkName: sdkName) }
 
     /// Whether the app declares the location background mode.
     public var hasLocationCapability: Bool { backgroundModes.contains("location") }

@@ -94,10 +94,13 @@ public final class AppEvent: Sendable {
     /// Whether the call starts (true) or stops (false) a service; nil for other calls.
     public var startsService: Bool? {
         guard let call else { return nil }
+        if let (_, starts) = managerCall?.startsService { return starts }
         if call.hasPrefix("start") || managerCall == .requestLocation { return true }
         if call.hasPrefix("stop") { return false }
         return nil
     }
+    /// The service a call starts or stops: the line's `service`, else the one the call's name implies.
+    public var callService: LocationService? { service ?? managerCall?.startsService?.0 }
     /// The call, if it is one the replay and the rules read.
     public var managerCall: ManagerCall? { call.flatMap(ManagerCall.init(rawValue:)) }
 }

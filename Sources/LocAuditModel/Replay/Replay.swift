@@ -15,7 +15,7 @@ public struct ReplayedSession: Sendable {
     /// The Info.plist's facts.
     public var app: AppFacts? { plist?.facts }
     public var version: IOSVersion? { session.osVersion }
-    public var behaviour: IOSBehaviour? { version.map(IOSBehaviour.of) }
+    public var behaviour: IOSBehaviour? { version.map { IOSBehaviour.of($0, sdk: app?.buildSDK) } }
 }
 
 /// Replays the sessions of one app on one device in time order, carrying what iOS
@@ -37,14 +37,14 @@ package enum Replayer {
     }
 
     package static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
-                       deviceLogs: DeviceLogs = DeviceLogs()) -> [ReplayedSession] {
+                       deviceLogs: DeviceLogs = DeviceLogs(), settings: RuleSettings = RuleSettings()) -> [ReplayedSession] {
         var state = known
-        state.deviceLogs.indicator = state.deviceLogs.indicator || deviceLogs.indicator
-        state.deviceLogs.authorization = state.deviceLogs.authorization || deviceLogs.authorization
+        state.deviceLogs = state.deviceLogs.union(deviceLogs)
+        state.graceUS = settings.backgroundGraceUS
         var replayed: [ReplayedSession] = []
         for session in sessions {
-            let behaviour = session.osVersion.map(IOSBehaviour.of)
             let plist = plists.inForce(at: session.startUS)
+            let behaviour = session.osVersion.map { IOSBehaviour.of($0, sdk: plist?.facts.buildSDK) }
             // Install and uninstall lines before the session's first line.
             for event in session.before { state.apply(event, behaviour) }
             let hasAppLines = session.events.contains(where: Replayer.isAppsOwnLocationLine)
@@ -54,8 +54,11 @@ package enum Replayer {
             var steps: [ReplayStep] = []
             steps.reserveCapacity(session.events.count)
             for event in session.events {
+                // A temporary grant lapses the moment the app stops being in use (v2).
+                state.lapseTemporaryGrants(at: event.timeUS, behaviour)
                 steps.append(ReplayStep(event: event, state: state))
                 state.apply(event, behaviour)
+                state.refreshUpdatesKeepInUse(at: event.timeUS, behaviour)
             }
             replayed.append(ReplayedSession(session: session, steps: steps, plist: plist, initial: initial, final: state,
                                             hasAppLines: hasAppLines))
@@ -78,7 +81,7 @@ extension ReplayState {
         if status == .authorizedWhenInUse {
             switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
             case true?:
-                becomeNotDetermined()
+                lapseTemporaryWhenInUse()
                 allowOnceLapsed = true
             case false?:
                 break
@@ -91,6 +94,7 @@ extension ReplayState {
         } else if status == nil {
             allowOnceLapsed = nil
         }
+        if temporaryFullAccuracy || grantIsAllowOnce == true { lapsedSinceUpgradePrompt = true }
         temporaryPreciseLapsed = temporaryFullAccuracy
         temporaryFullAccuracy = false
         temporaryPurposeKey = nil
@@ -110,10 +114,96 @@ extension ReplayState {
         services = LocationServices()
         servicesKnown = launched
         terminated = false
+        backgroundSinceUS = nil
+        startedInBackground = false
+        updatesKeepInUse = launched ? false : nil
+        activitySessions = 0
+        activitySessionsUnknown = 0
+        activitySessionsHeld = 0
+        // A session from before the log would not show: known none only where the app's own
+        // lines and its launch are in the log, or before iOS 17.
+        activitySessionsFromBefore = behaviour?.hasBackgroundActivitySession != false && !defaults
+        temporaryGrantFrom = nil
+        temporaryLapseUS = nil
+        serviceSession = nil
         lastRequest = nil
         lastPromptKind = nil
         lastPromptEvent = nil
         lastPromptPlace = nil
+    }
+
+    /// A temporary When In Use grant ends: an Allow Once grant back to notDetermined, a
+    /// location-button grant back to the status before it (unknown when that was unknown).
+    mutating func lapseTemporaryWhenInUse() {
+        let (from, known) = (temporaryGrantFrom ?? .notDetermined, temporaryGrantFrom != nil || !temporaryGrantFromUnknown)
+        if !known {
+            status = nil
+        } else if from == .notDetermined {
+            becomeNotDetermined()
+        } else {
+            status = from
+        }
+        grantIsAllowOnce = false
+        provisionalAlways = false
+        temporaryGrantFrom = nil
+        temporaryGrantFromUnknown = false
+        lapsedSinceUpgradePrompt = true
+    }
+
+    /// The temporary grants end when the app stops being in use (rules-model.md "In use"):
+    /// called before each event with its time. A WhenInUse not known to be temporary or
+    /// permanent (iOS 13+) becomes one of the two: unknown.
+    mutating func lapseTemporaryGrants(at timeUS: Int64, _ behaviour: IOSBehaviour?) {
+        guard (status == .authorizedWhenInUse && grantIsAllowOnce != false) || temporaryFullAccuracy,
+              inUse(at: timeUS) == false else { return }
+        let since = backgroundSinceUS.map { $0 + graceUS } ?? timeUS
+        if status == .authorizedWhenInUse {
+            switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
+            case true?:
+                lapseTemporaryWhenInUse()
+                allowOnceLapsed = true
+                temporaryLapseUS = since
+            case nil:
+                status = nil
+                whenInUseOrLapsed = true
+                allowOnceLapsed = nil
+            case false?:
+                break
+            }
+        }
+        if temporaryFullAccuracy {
+            temporaryFullAccuracy = false
+            temporaryPurposeKey = nil
+            temporaryPreciseLapsed = true
+            accuracy = permanentAccuracy
+            temporaryLapseUS = since
+            lapsedSinceUpgradePrompt = true
+        }
+    }
+
+    /// Whether running standard updates keep the app in use: decided while the app is in use
+    /// (by the foreground, the grace or a session) from the capability and the background
+    /// flag, kept while it is not, false once they stop (called after each event).
+    mutating func refreshUpdatesKeepInUse(at timeUS: Int64, _ behaviour: IOSBehaviour?) {
+        guard services.contains(.standard) else {
+            if servicesKnown { updatesKeepInUse = false }
+            return
+        }
+        switch inUseBesidesUpdates(at: timeUS) {
+        case true?:
+            let flag: Bool? = behaviour?.backgroundNeedsFlag == false ? true : backgroundFlag
+            updatesKeepInUse = Self.and(capability, behaviour == nil && flag != true ? nil : flag)
+        case nil:
+            if updatesKeepInUse != true { updatesKeepInUse = nil }
+        case false?:
+            break
+        }
+    }
+
+    /// Three-valued AND: false when either is, true when both are, else unknown.
+    static func and(_ a: Bool?, _ b: Bool?) -> Bool? {
+        if a == false || b == false { return false }
+        return a == true && b == true ? true : nil
     }
 
     /// The app is (again) notDetermined: iOS forgets its grants and prompt history, and the
@@ -178,6 +268,24 @@ extension ReplayState {
                 self.accuracy = accuracy
                 if !temporaryFullAccuracy { permanentAccuracy = accuracy }
             }
+        case .statusChange where e.changeReason == .expired && e.temporary == true && e.status == nil:
+            // locationd's own word that a temporary grant lapsed (`#TemporaryAuth … losing WIU status`).
+            if status == .authorizedWhenInUse, grantIsAllowOnce != false {
+                lapseTemporaryWhenInUse()
+                allowOnceLapsed = true
+                temporaryLapseUS = e.timeUS
+            }
+        case .statusChange where e.changeReason == .locationButton:
+            // A location-button tap grants When In Use for as long as the app is in use.
+            guard e.status?.isAuthorized == true else { break }
+            if status != .authorizedWhenInUse || grantIsAllowOnce == true {
+                temporaryGrantFrom = status?.isAuthorized == true ? nil : status
+                temporaryGrantFromUnknown = status == nil
+            }
+            status = .authorizedWhenInUse
+            grantIsAllowOnce = true
+            provisionalAlways = false
+            allowOnceLapsed = false
         case .statusChange:
             guard let status = e.status else { break }
             if status == .notDetermined {
@@ -195,7 +303,11 @@ extension ReplayState {
                 // Only a notDetermined app is shown a first prompt: its history starts here.
                 forgetPromptHistory()
                 firstRequest = request
-            case .upgrade: upgradePrompts += 1
+            case .upgrade:
+                // A service session that declares Always may ask again after a temporary grant
+                // lapsed; a prompt during Allow Once is not the app's upgrade (it is ignored).
+                if !(serviceSession == .always && lapsedSinceUpgradePrompt), holdsTemporaryWhenInUse != true { upgradePrompts += 1 }
+                lapsedSinceUpgradePrompt = false
             case .unknown: promptHistoryKnown = false
             case .other: break
             }
@@ -223,10 +335,30 @@ extension ReplayState {
             case .requestWhenInUseAuthorization?: lastRequest = .whenInUse
             case .requestAlwaysAuthorization?: lastRequest = .always
             case .requestTemporaryFullAccuracy?: temporaryPurposeKey = e.purposeKey
-            case .requestLocation?, nil:
-                if let service = e.service, let starts = e.startsService {
+            case .backgroundActivitySession?:
+                activitySessionsHeld += 1
+                switch Self.and(inUse(at: e.timeUS), capability) {
+                case true?: activitySessions += 1
+                case nil: activitySessionsUnknown += 1
+                case false?: break
+                }
+            case .invalidateBackgroundActivitySession?:
+                activitySessionsHeld = max(0, activitySessionsHeld - 1)
+                if activitySessions > 0 { activitySessions -= 1 } else if activitySessionsUnknown > 0 { activitySessionsUnknown -= 1 }
+            case .serviceSession?:
+                switch e.status {
+                case .authorizedAlways?: serviceSession = .always; lastRequest = .always
+                case .authorizedWhenInUse?: serviceSession = .whenInUse; lastRequest = .whenInUse
+                default: serviceSession = nil
+                }
+                if let key = e.purposeKey { temporaryPurposeKey = key }
+            case .invalidateServiceSession?:
+                serviceSession = nil
+            case .requestLocation?, .liveUpdates?, .stopLiveUpdates?, .addMonitorCondition?, nil:
+                if let service = e.callService, let starts = e.startsService {
                     if starts { services.insert(service) } else { services.remove(service) }
                     if service == .standard, starts { paused = false }
+                    if service == .standard, !starts { updatesKeepInUse = false }
                 }
             }
         case .property:
@@ -235,11 +367,20 @@ extension ReplayState {
             case .allowsBackgroundLocationUpdates?: backgroundFlag = on
             case .showsBackgroundLocationIndicator?: indicatorFlag = on
             case .updatingLocation?:
-                if on { services.insert(.standard) } else { services.remove(.standard) }
+                if on { services.insert(.standard) } else { services.remove(.standard); updatesKeepInUse = false }
             case .paused?: paused = on
             default: break
             }
         case .appState:
+            switch (appState, e.appState) {
+            case (_, .foregroundRunning?):
+                backgroundSinceUS = nil
+                startedInBackground = false
+            case (.foregroundRunning?, .backgroundRunning?), (.foregroundRunning?, .backgroundTaskSuspended?):
+                backgroundSinceUS = e.timeUS
+            default:
+                break
+            }
             appState = e.appState
             if e.appState == .terminated { ended() }
         case .crash:
@@ -250,11 +391,14 @@ extension ReplayState {
             // A launch says how the process starts: on screen, or in the background.
             switch e.launchIntent {
             case .foregroundInteractive?: appState = .foregroundRunning
-            case .background?: appState = .backgroundRunning
+            case .background?:
+                appState = .backgroundRunning
+                startedInBackground = true
             case nil: break
             }
         case .relaunch:
             appState = .backgroundRunning
+            startedInBackground = true
             if let service = e.service { services.insert(service) }
         case .install:
             // A first install: the app starts notDetermined. A reinstall over it changes nothing.
@@ -268,7 +412,7 @@ extension ReplayState {
             temporaryPurposeKey = nil
             allowOnceLapsed = false
             temporaryPreciseLapsed = false
-        case .location, .usageKeyMissing, .accessBegin, .accessEnd:
+        case .location, .usageKeyMissing, .accessBegin, .accessEnd, .locationArrow, .mainThreadWarning:
             break
         }
     }
@@ -288,6 +432,8 @@ extension ReplayState {
         case .allowOnce?:
             status = .authorizedWhenInUse
             grantIsAllowOnce = true
+            temporaryGrantFrom = nil
+            temporaryGrantFromUnknown = false
             provisionalAlways = false
         case .always?:
             status = .authorizedAlways
@@ -295,6 +441,14 @@ extension ReplayState {
             grantIsAllowOnce = false
         case .deny?:
             status = .denied
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .keepAlways?:
+            status = .authorizedAlways
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .whenInUse? where lastPromptKind == .alwaysReminder:
+            status = .authorizedWhenInUse
             provisionalAlways = false
             grantIsAllowOnce = false
         case .keepWhenInUse?:

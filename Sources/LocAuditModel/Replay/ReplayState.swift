@@ -36,6 +36,9 @@ public struct ReplayState: Sendable, Codable {
     public var promptHistoryKnown = false
     /// Some line of the app on this device was replayed: an install after it is no first install.
     public var appSeen = false
+    /// A temporary grant lapsed since the last upgrade prompt: a service session may ask
+    /// again for what it declares (v2), and that prompt is owed.
+    public var lapsedSinceUpgradePrompt = false
     /// Which lines this device's logs carry at all (for every app): facts of a family the
     /// logs never carry are unknown, not absent.
     public var deviceLogs = DeviceLogs()
@@ -76,6 +79,39 @@ public struct ReplayState: Sendable, Codable {
     public var servicesKnown = false
     /// The process has terminated (or crashed).
     public var terminated = false
+
+    // MARK: In use (rules-model.md "In use", v2)
+
+    /// How long an app that left the foreground stays in use (`--background-grace`), µs.
+    public var graceUS: Int64 = 10_000_000
+    /// When the app last left the foreground in this session; nil while it is in the
+    /// foreground, or when that is unknown (it was first seen in the background mid-log).
+    public var backgroundSinceUS: Int64?
+    /// The app started in the background (a background launch, a relaunch): never in use
+    /// by the grace in this session until it comes to the foreground.
+    public var startedInBackground = false
+    /// Standard updates run that keep the app in use: started (or running) while it was in
+    /// use, with the capability and the background flag (iOS 9+; the capability on iOS 8).
+    /// false when none run or those running do not; nil while unknown.
+    public var updatesKeepInUse: Bool? = false
+    /// Background activity sessions held (iOS 17+) created while the app was in use with the
+    /// capability; those created while that was unknown; and whether a session may be held
+    /// from before the log (no launch line, or no line of the app's own).
+    public var activitySessions = 0
+    public var activitySessionsUnknown = 0
+    public var activitySessionsFromBefore = false
+    /// Background activity sessions held of any kind (also those that keep nothing).
+    public var activitySessionsHeld = 0
+    /// The status before a location-button grant, to which it lapses (an Allow Once grant
+    /// lapses to notDetermined).
+    public var temporaryGrantFrom: AuthorizationStatus?
+    /// The status before the location-button grant was unknown.
+    public var temporaryGrantFromUnknown = false
+    /// When a temporary grant lapsed in this process (the app stopped being in use); nil when
+    /// none did, or it lapsed at relaunch.
+    public var temporaryLapseUS: Int64?
+    /// The authorization a service session held (iOS 18+) declares.
+    public var serviceSession: AuthorizationRequest?
     /// The latest authorization request of this session.
     public var lastRequest: AuthorizationRequest?
     /// The latest prompt of this session and its kind (`WhenInUse`, `Always`, `AlwaysUpgrade`, ...).
@@ -102,22 +138,110 @@ public struct ReplayState: Sendable, Codable {
     }
     /// Whether the app is in the background (and alive); nil while its state is unknown.
     public var inBackground: Bool? { terminated ? false : appState.map(\.isBackground) }
+
+    /// A background activity session keeps the app in use; nil while unknown.
+    public var sessionKeepsInUse: Bool? {
+        if activitySessions > 0 { return true }
+        return activitySessionsUnknown > 0 || activitySessionsFromBefore ? nil : false
+    }
+
+    /// Something keeps the app in use in the background: updates started in use, or a
+    /// background activity session; nil while unknown.
+    public var keptInUse: Bool? {
+        let (a, b) = (updatesKeepInUse, sessionKeepsInUse)
+        if a == true || b == true { return true }
+        return a == false && b == false ? false : nil
+    }
+
+    /// Whether the app is in use at `timeUS` (rules-model.md "In use"): in the foreground,
+    /// less than the grace after it left it, or kept in use in the background; nil while unknown.
+    public func inUse(at timeUS: Int64) -> Bool? {
+        if terminated { return false }
+        switch appState {
+        case .foregroundRunning?: return true
+        case .terminated?: return false
+        case nil: return keptInUse == true ? true : nil
+        case .backgroundRunning?, .backgroundTaskSuspended?:
+            let kept = keptInUse
+            if kept == true { return true }
+            let inGrace: Bool? = startedInBackground ? false
+                : backgroundSinceUS.map { timeUS >= $0 && timeUS - $0 < graceUS }
+            if inGrace == true { return true }
+            return inGrace == false && kept == false ? false : nil
+        }
+    }
+
+    /// In use without counting running updates (whether updates keep the app in use is decided from this).
+    func inUseBesidesUpdates(at timeUS: Int64) -> Bool? {
+        var state = self
+        state.updatesKeepInUse = false
+        return state.inUse(at: timeUS)
+    }
+
+    /// The app holds a temporary When In Use grant (Allow Once, a location button); nil while unknown.
+    public var holdsTemporaryWhenInUse: Bool? {
+        switch status {
+        case .authorizedWhenInUse?: return grantIsAllowOnce
+        case nil: return nil
+        default: return false
+        }
+    }
 }
 
-/// The line families a device's logs carry: which facts its logs can show at all.
+/// The evidence families a device's logs carry (rules-model.md "Evidence families", v2):
+/// whether its logs can show a fact at all is decided family by family, never for several
+/// at once: one real prompt line says nothing of status or accuracy changes.
 public struct DeviceLogs: Sendable, Codable, Equatable {
     /// Background location indicator lines (the blue bar).
     public var indicator = false
-    /// locationd's authorization lines: prompts, answers, status and accuracy changes.
-    public var authorization = false
+    /// locationd's authorization prompts.
+    public var prompts = false
+    /// The user's answers to them.
+    public var answers = false
+    /// locationd's status changes (also a location-button grant, a temporary grant's lapse).
+    public var statusChanges = false
+    /// locationd's accuracy changes.
+    public var accuracyChanges = false
+    /// locationd's relaunches of an app for a location event.
+    public var relaunches = false
 
-    public init(indicator: Bool = false, authorization: Bool = false) {
-        self.indicator = indicator
-        self.authorization = authorization
+    public init(indicator: Bool = false, prompts: Bool = false, answers: Bool = false, statusChanges: Bool = false,
+                accuracyChanges: Bool = false, relaunches: Bool = false) {
+        (self.indicator, self.prompts, self.answers) = (indicator, prompts, answers)
+        (self.statusChanges, self.accuracyChanges, self.relaunches) = (statusChanges, accuracyChanges, relaunches)
     }
 
-    /// The event kinds of the authorization family.
-    package static let authorizationKinds: Set<EventKind> = [.prompt, .promptResponse, .statusChange, .accuracyChange]
+    /// A checkpoint written before version 2 holds `indicator` and one `authorization` flag
+    /// for four families: which of them it saw is unknown, so it counts for none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func flag(_ key: CodingKeys) throws -> Bool { try c.decodeIfPresent(Bool.self, forKey: key) ?? false }
+        self.init(indicator: try flag(.indicator), prompts: try flag(.prompts), answers: try flag(.answers),
+                  statusChanges: try flag(.statusChanges), accuracyChanges: try flag(.accuracyChanges), relaunches: try flag(.relaunches))
+    }
+
+    /// The family an event of `kind` belongs to, as a key path; nil for kinds no family tracks.
+    package static func family(of kind: EventKind) -> WritableKeyPath<DeviceLogs, Bool>? {
+        switch kind {
+        case .blueBar: return \.indicator
+        case .prompt: return \.prompts
+        case .promptResponse: return \.answers
+        case .statusChange: return \.statusChanges
+        case .accuracyChange: return \.accuracyChanges
+        case .relaunch: return \.relaunches
+        default: return nil
+        }
+    }
+
+    /// The event kinds of the tracked families.
+    package static let kinds: [EventKind] = [.blueBar, .prompt, .promptResponse, .statusChange, .accuracyChange, .relaunch]
+
+    /// Both sets of families together.
+    package func union(_ other: DeviceLogs) -> DeviceLogs {
+        DeviceLogs(indicator: indicator || other.indicator, prompts: prompts || other.prompts, answers: answers || other.answers,
+                   statusChanges: statusChanges || other.statusChanges, accuracyChanges: accuracyChanges || other.accuracyChanges,
+                   relaunches: relaunches || other.relaunches)
+    }
 }
 
 /// How a prompt stands in the app's prompt history.

@@ -31,6 +31,8 @@ public struct SessionTimeline: Sendable, Equatable {
     public enum LaneKind: String, Sendable, CaseIterable {
         /// Foreground, background, suspended, terminated.
         case appState = "app state"
+        /// In use or not (rules-model.md "In use", v2): what When In Use authorizes.
+        case inUse = "in use"
         /// The effective status (provisional Always and Allow Once named as such).
         case authorization
         /// Full, full (temporary) or reduced.
@@ -45,6 +47,8 @@ public struct SessionTimeline: Sendable, Equatable {
     /// whatever the label that names it.
     public enum LaneState: String, Sendable, CaseIterable {
         case foreground, background, suspended, terminated
+        /// In use: the foreground, the grace, or kept by updates or a session (and by which).
+        case inUse = "in-use", notInUse = "not-in-use"
         case notDetermined = "not-determined", restricted, denied
         case whenInUse = "when-in-use", allowOnce = "allow-once", provisionalAlways = "provisional-always", always
         case full, fullTemporary = "full-temporary", reduced
@@ -58,6 +62,7 @@ public struct SessionTimeline: Sendable, Equatable {
         public var lane: LaneKind {
             switch self {
             case .foreground, .background, .suspended, .terminated: return .appState
+            case .inUse, .notInUse: return .inUse
             case .notDetermined, .restricted, .denied, .whenInUse, .allowOnce, .provisionalAlways, .always: return .authorization
             case .full, .fullTemporary, .reduced: return .accuracy
             case .shown, .hidden: return .blueBar
@@ -74,6 +79,8 @@ public struct SessionTimeline: Sendable, Equatable {
             case .provisionalAlways: return "provisional Always"
             case .always: return "Always"
             case .fullTemporary: return "full (temporary)"
+            case .inUse: return "in use"
+            case .notInUse: return "not in use"
             default: return rawValue
             }
         }
@@ -201,11 +208,19 @@ extension SessionTimeline {
         for (i, step) in replayed.steps.enumerated() where step.event.timeUS <= endUS {
             changes.append((step.event.timeUS, i + 1 < replayed.steps.count ? replayed.steps[i + 1].state : replayed.final, step.event))
         }
+        // The moments the grace after leaving the foreground runs out, between two lines.
+        for i in changes.indices.reversed() {
+            let state = changes[i].state
+            guard !state.startedInBackground, let left = state.backgroundSinceUS, state.graceUS < Int64.max - left else { continue }
+            let expiry = left + state.graceUS
+            let next = i + 1 < changes.count ? changes[i + 1].timeUS : endUS
+            if expiry > changes[i].timeUS, expiry < next { changes.insert((expiry, state, nil), at: i + 1) }
+        }
         let end = endUS
         lanes = LaneKind.allCases.map { kind in
             var intervals: [Interval] = []
             for change in changes {
-                let held = kind.value(in: change.state)
+                let held = kind.value(in: change.state, at: change.timeUS)
                 let value = held?.label
                 // A value a line of the session says is observed; one carried over from the
                 // start or set with no line saying it (or against what a line says) is modelled.
@@ -273,9 +288,15 @@ extension SessionTimeline.LaneKind {
     }
 
     /// What this lane shows for a replayed state, and its label; nil when the logs have not said it.
-    func value(in state: ReplayState) -> (state: SessionTimeline.LaneState, label: String)? {
+    func value(in state: ReplayState, at timeUS: Int64) -> (state: SessionTimeline.LaneState, label: String)? {
         let held: SessionTimeline.LaneState?
         switch self {
+        case .inUse:
+            guard let inUse = state.inUse(at: timeUS) else { return nil }
+            guard inUse else { return (.notInUse, SessionTimeline.LaneState.notInUse.label) }
+            if state.appState == .foregroundRunning { return (.inUse, "in use (foreground)") }
+            if state.keptInUse == true { return (.inUse, "in use (\(state.keptBy))") }
+            return (.inUse, "in use (grace)")
         case .appState:
             if state.terminated { held = .terminated; break }
             switch state.appState {
@@ -325,6 +346,7 @@ extension LocationService {
         case .region: return "region monitoring"
         case .beacon: return "beacon ranging"
         case .heading: return "heading"
+        case .monitor: return "CLMonitor"
         }
     }
 }

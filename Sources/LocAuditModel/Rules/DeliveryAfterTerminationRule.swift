@@ -1,12 +1,14 @@
 /// Locations delivered to a process that has already terminated.
-struct DeliveryAfterTerminationRule: SessionRule {
+struct DeliveryAfterTerminationRule: StepRule {
     static let description = RuleDescription(
         identifier: "delivery-after-termination",
         severity: .medium,
         scope: .session,
         firstVersion: nil,
+        versionDependent: false,
         description: "Deliveries to a terminated app by a service that does not relaunch it.",
         seed: "004 (If your app is terminated, the delivery of new location events stops altogether)",
+        sources: [Apple.backgroundUpdates],
         rationale: """
             When the app is terminated, standard updates stop altogether; only the relaunching
             services bring it back, as a new process (a new session). A delivery logged by the
@@ -33,9 +35,10 @@ struct DeliveryAfterTerminationRule: SessionRule {
         facts: [.appLines]
     )
 
-    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard session.hasAppLines else { return .unknown(.appLines) }
-        let late = session.steps.filter { $0.event.isDelivery && $0.state.terminated }
-        return .evaluated(late.map { Violation($0, "location delivered to pid \($0.event.appPid.map(String.init) ?? "?") after it terminated") })
+    static func precondition(_ session: ReplayedSession) -> Fact? { session.hasAppLines ? nil : .appLines }
+
+    static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
+        guard step.event.isDelivery, step.state.terminated else { return .clear }
+        return .violates("location delivered to pid \(step.event.appPid.map(String.init) ?? "?") after it terminated")
     }
 }

@@ -1,12 +1,14 @@
 /// Locations delivered while updates were paused automatically.
-struct DeliveryWhilePausedRule: SessionRule {
+struct DeliveryWhilePausedRule: StepRule {
     static let description = RuleDescription(
         identifier: "delivery-while-paused",
         severity: .low,
         scope: .session,
         firstVersion: 6,
+        versionDependent: false,
         description: "Deliveries after an automatic pause and before a resume.",
         seed: "001 §4.1 (pausesLocationUpdatesAutomatically, iOS 6)",
+        sources: [Apple.pausesLocationUpdatesAutomatically],
         rationale: """
             With pausesLocationUpdatesAutomatically (iOS 6+, default YES) the system stops updates
             when the user does not move and says so (locationManagerDidPauseLocationUpdates:);
@@ -35,17 +37,14 @@ struct DeliveryWhilePausedRule: SessionRule {
         facts: [.iosVersion, .appLines, .paused]
     )
 
-    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard session.hasAppLines else { return .unknown(.appLines) }
-        var violations: [Violation] = []
-        var unknown = FirstUnknown()
-        for step in session.deliveries {
-            switch step.state.paused {
-            case true?: violations.append(Violation(step, "location delivered while updates are paused automatically"))
-            case nil: unknown.note(.paused)
-            case false?: break
-            }
+    static func precondition(_ session: ReplayedSession) -> Fact? { session.hasAppLines ? nil : .appLines }
+
+    static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
+        guard step.event.isDelivery, !step.state.terminated else { return .clear }
+        switch step.state.paused {
+        case true?: return .violates("location delivered while updates are paused automatically")
+        case nil: return .unknown(.paused)
+        case false?: return .clear
         }
-        return .judged(violations, unknown: unknown.fact)
     }
 }

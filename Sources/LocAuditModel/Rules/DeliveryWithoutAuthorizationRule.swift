@@ -1,13 +1,15 @@
 /// A location reaches the app while its effective status is notDetermined, denied or
 /// restricted: the user never agreed, or said no.
-struct DeliveryWithoutAuthorizationRule: SessionRule {
+struct DeliveryWithoutAuthorizationRule: StepRule {
     static let description = RuleDescription(
         identifier: "delivery-without-authorization",
         severity: .critical,
         scope: .session,
         firstVersion: nil,
-        description: "A location delivered while the effective status is notDetermined, denied or restricted.",
+        versionDependent: false,
+        description: "A location delivered (or, v2, an App Privacy Report access interval begun) while the effective status is notDetermined, denied or restricted.",
         seed: "001 §1, §3; 002 table (无/用户拒绝: 无任何定位)",
+        sources: [Apple.requestingAuthorization, Apple.choosingAuthorization],
         rationale: """
             Whatever the app requested, the user's choice in Settings wins (001 §3), and a denied
             or undecided app gets no location at all (002's table). Deliveries after a relaunch
@@ -41,17 +43,14 @@ struct DeliveryWithoutAuthorizationRule: SessionRule {
         facts: [.appLines, .status]
     )
 
-    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard session.hasAppLines else { return .unknown(.appLines) }
-        var violations: [Violation] = []
-        var unknown = FirstUnknown()
-        // Deliveries under a lapsed Allow Once grant are allow-once-persisting only.
-        for step in session.deliveries where step.state.allowOnceLapsed != true {
-            guard let status = step.state.status else { unknown.note(.status); continue }
-            if !status.isAuthorized {
-                violations.append(Violation(step, "location delivered while the status is \"\(status.rawValue)\""))
-            }
-        }
-        return .judged(violations, unknown: unknown.fact)
+    static func precondition(_ session: ReplayedSession) -> Fact? { session.hasAppLines ? nil : .appLines }
+
+    static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
+        let e = step.event
+        guard e.isDelivery || e.kind == .accessBegin, !step.state.terminated else { return .clear }
+        guard let status = step.state.status else { return .unknown(.status) }
+        guard !status.isAuthorized else { return .clear }
+        let what = e.isDelivery ? "location delivered" : "App Privacy Report location access"
+        return .violates("\(what) while the status is \"\(status.rawValue)\"")
     }
 }

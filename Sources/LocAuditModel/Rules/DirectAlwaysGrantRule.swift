@@ -7,6 +7,7 @@ struct DirectAlwaysGrantRule: SessionRule {
         firstVersion: 13,
         description: "notDetermined straight to a permanent Always from a single prompt (iOS 13+ can only give WhenInUse, Allow Once or provisional Always first).",
         seed: "001 §5.1; 003 §4 (iOS 13: 不能直接申请后台定位权限); 004 (Request Always Authorization Directly)",
+        sources: [Apple.requestAlwaysAuthorization, Apple.choosingAuthorization],
         rationale: """
             From iOS 13 the first prompt of requestAlways offers Allow Once, While Using and Don't
             Allow; While Using gives provisional Always (status Always, Settings WhenInUse), and
@@ -30,11 +31,11 @@ struct DirectAlwaysGrantRule: SessionRule {
             RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog().launch()
                 .at(2).status("AuthorizedAlways")),
         ],
-        facts: [.iosVersion, .authorizationLines, .status, .provisionalAlways]
+        facts: [.iosVersion, .statusChangeLines, .status, .provisionalAlways]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard session.initial.deviceLogs.authorization else { return .unknown(.authorizationLines) }
+        guard session.initial.deviceLogs.statusChanges else { return .unknown(.statusChangeLines) }
         let hasProvisional = session.behaviour?.hasProvisionalAlways ?? true
         var violations: [Violation] = []
         var unknown = FirstUnknown()

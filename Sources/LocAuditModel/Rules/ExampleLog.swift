@@ -136,6 +136,50 @@ public struct ExampleLog: Sendable {
         return app(##"{"msg":"#CLLocationManager invoking #delegate", "selector":"\##(selector)"}"##)
     }
 
+    // MARK: iOS 15-26 (rules model v2)
+
+    /// The app creates a `CLBackgroundActivitySession` (iOS 17+).
+    public func activitySession() -> ExampleLog {
+        app(##"{"msg":"CLBackgroundActivitySession", "event":"activity", "_cmd":"backgroundActivitySession", "self":"0x2810a4c60"}"##)
+    }
+
+    /// The app invalidates its background activity session.
+    public func invalidateActivitySession() -> ExampleLog {
+        app(##"{"msg":"CLBackgroundActivitySession", "event":"activity", "_cmd":"invalidate", "self":"0x2810a4c60"}"##)
+    }
+
+    /// The app starts `CLLocationUpdate.liveUpdates` (iOS 17+): standard updates.
+    public func liveUpdates() -> ExampleLog {
+        app(##"{"msg":"CLLocationUpdate", "event":"activity", "_cmd":"liveUpdates", "self":"0x1038ead60"}"##)
+    }
+
+    /// A live update reaches the app: a delivery by the standard service.
+    public func liveUpdate(_ horizontalAccuracy: Int = 10) -> ExampleLog {
+        app(##"{"msg":"#CLLocationUpdate yielding update", "self":"0x1038ead60", "location":{"lat":48.8584, "lon":2.2945, "horizontalAccuracy":\##(horizontalAccuracy), "timestamp":810124690.49}, "isStationary":0}"##)
+    }
+
+    /// The app creates a `CLServiceSession` declaring `authorization` (`None`, `WhenInUse`, `Always`; iOS 18+).
+    public func serviceSession(_ authorization: String, purposeKey: String? = nil) -> ExampleLog {
+        let key = purposeKey.map { ##", "fullAccuracyPurposeKey":"\##($0)""## } ?? ""
+        let cmd = purposeKey == nil ? "sessionRequiringAuthorization:" : "sessionRequiringAuthorization:fullAccuracyPurposeKey:"
+        return app(##"{"msg":"CLServiceSession", "event":"activity", "_cmd":"\##(cmd)", "authorization":"\##(authorization)"\##(key), "self":"0x2810a4c90"}"##)
+    }
+
+    /// The app adds a `CLMonitor` condition (iOS 17+): the monitor service.
+    public func monitor() -> ExampleLog {
+        app(##"{"msg":"CLMonitor", "event":"activity", "_cmd":"addConditionForMonitoring:identifier:", "condition":"CircularGeographicCondition", "identifier":"home", "self":"0x2810a4cc0"}"##)
+    }
+
+    /// The user taps the app's `CLLocationButton` and locationd grants When In Use temporarily (iOS 15+).
+    public func locationButton() -> ExampleLog {
+        system(##"{"msg":"#TemporaryAuth Explicit temporary authorization request received", "Client":"i\##(bundle):", "Granted":1, "UsingLocationButton":1, "LocationButtonUseMode":1}"##)
+    }
+
+    /// locationd says the app's temporary When In Use grant lapsed.
+    public func temporaryGrantLapsed() -> ExampleLog {
+        system(##"{"msg":"#TemporaryAuth Client has dropped below in-use-ness threshold, losing WIU status", "ClientKeyPath":"i\##(bundle):"}"##)
+    }
+
     /// locationd shows (or hides) the blue bar.
     public func blueBar(_ visible: Bool) -> ExampleLog {
         system(##"{"msg":"#BackgroundIndicator visibility", "bundleId":"\##(bundle)", "visible":\##(visible ? 1 : 0)}"##)

@@ -7,13 +7,14 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
         firstVersion: 8,
         description: "A prompt or grant although the usage key that the request needs is missing.",
         seed: "001 §1 (否则调用该方法也不起作用); 002 items 3-4; 003 §3",
+        sources: [Apple.requestingAuthorization, Apple.alwaysAndWhenInUseUsageKey, Apple.alwaysUsageKey],
         rationale: """
             A request whose usage key is missing from the Info.plist has no effect: no prompt, no
             change. The missing key itself is missing-usage-description (configuration); this rule
             flags the system going ahead anyway. Needs the Info.plist.
             """,
         triggeringExamples: [
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), ExampleLog().foreground()
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], sdk: "12.4"), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").prompt("Always", options: "WhenInUse,Always,Deny")
                 .at(2).answer("Always").status("AuthorizedAlways")),
         ],
@@ -30,17 +31,18 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
         ],
         notEvaluableExamples: [
             // The device's logs carry no prompt or authorization line: a prompt shown anyway would not be in them.
-            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always]), unknown: .authorizationLines, ExampleLog().foreground()
+            RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], sdk: "12.4"), unknown: .grantLines, ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").app("This app has attempted to access privacy-sensitive data without a usage description. The app's Info.plist must contain both “NSLocationAlwaysAndWhenInUseUsageDescription” and “NSLocationWhenInUseUsageDescription” keys with string values explaining to the user how the app uses this data", level: "Fault")),
         ],
-        facts: [.iosVersion, .infoPlist, .authorizationLines]
+        facts: [.iosVersion, .infoPlist, .buildSDK, .grantLines]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
         guard let behaviour = session.behaviour else { return .unknown(.iosVersion) }
         guard let app = session.app else { return .unknown(.infoPlist) }
-        guard session.initial.deviceLogs.authorization else { return .unknown(.authorizationLines) }
+        guard session.initial.deviceLogs.prompts || session.initial.deviceLogs.statusChanges else { return .unknown(.grantLines) }
         var violations: [Violation] = []
+        var unknown = FirstUnknown()
         for step in session.steps {
             let e = step.event
             let request: AuthorizationRequest
@@ -57,10 +59,15 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             }
             let missing = behaviour.missingKeys(for: request, present: app.usageKeys)
             guard !missing.isEmpty else { continue }
+            // On iOS 11+ an app built with an SDK before 11 keeps the old Always key (v2).
+            if request == .always, behaviour.alwaysKeyDeprecated, app.buildSDK == nil, app.usageKeys.contains(UsageKey.always) {
+                unknown.note(.buildSDK)
+                continue
+            }
             let what = e.kind == .prompt ? "prompt for \"\(e.promptKind!.rawValue)\"" : "grant of \"\(e.status!.rawValue)\""
             violations.append(Violation(step, "\(what) although \(session.plist!.label) lacks \(missing.map { "\"\($0)\"" }.joined(separator: " and "))"))
         }
-        return .evaluated(violations)
+        return .judged(violations, unknown: unknown.fact)
     }
 }
 

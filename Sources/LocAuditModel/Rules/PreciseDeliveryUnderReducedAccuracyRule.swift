@@ -1,5 +1,5 @@
 /// A location more precise than reduced accuracy allows, with no temporary grant.
-struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
+struct PreciseDeliveryUnderReducedAccuracyRule: StepRule {
     static let description = RuleDescription(
         identifier: "precise-delivery-under-reduced-accuracy",
         severity: .high,
@@ -7,6 +7,7 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
         firstVersion: 14,
         description: "A delivery more precise than the reduced-accuracy floor (default 1000 m) while accuracy is reduced and no temporary grant is active.",
         seed: "003 §5 (iOS 14 精度权限)",
+        sources: [Apple.accuracyAuthorization, Apple.defaultAccuracyReduced],
         rationale: """
             With reduced accuracy (the user turned Precise off, or NSLocationDefaultAccuracyReduced)
             iOS delivers approximate locations only; a precise one needs a temporary full-accuracy
@@ -36,19 +37,15 @@ struct PreciseDeliveryUnderReducedAccuracyRule: SessionRule {
         facts: [.iosVersion, .appLines, .accuracy, .locationAccuracy]
     )
 
-    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
-        guard session.hasAppLines else { return .unknown(.appLines) }
-        var violations: [Violation] = []
-        var unknown = FirstUnknown()
-        for step in session.deliveries {
-            let state = step.state
-            guard let authorization = state.accuracy else { unknown.note(.accuracy); continue }
-            guard authorization == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { continue }
-            guard let accuracy = step.event.horizontalAccuracy else { unknown.note(.locationAccuracy); continue }
-            if accuracy < settings.reducedAccuracyFloor {
-                violations.append(Violation(step, "location with horizontal accuracy \"\(metres(accuracy))\" while accuracy is reduced (floor \(metres(settings.reducedAccuracyFloor)))"))
-            }
-        }
-        return .judged(violations, unknown: unknown.fact)
+    static func precondition(_ session: ReplayedSession) -> Fact? { session.hasAppLines ? nil : .appLines }
+
+    static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
+        let state = step.state
+        guard step.event.isDelivery, !state.terminated else { return .clear }
+        guard let authorization = state.accuracy else { return .unknown(.accuracy) }
+        guard authorization == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { return .clear }
+        guard let accuracy = step.event.horizontalAccuracy else { return .unknown(.locationAccuracy) }
+        guard accuracy < settings.reducedAccuracyFloor else { return .clear }
+        return .violates("location with horizontal accuracy \"\(metres(accuracy))\" while accuracy is reduced (floor \(metres(settings.reducedAccuracyFloor)))")
     }
 }

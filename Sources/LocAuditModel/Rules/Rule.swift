@@ -33,10 +33,15 @@ public struct RuleDescription: Sendable {
     public var scope: RuleScope
     /// First major iOS version the rule applies to; nil for every version.
     public var firstVersion: Int?
+    /// Whether the verdict can differ between iOS versions: then an unknown version makes
+    /// the rule not evaluable (v2), never "not applicable".
+    public var versionDependent = true
     /// One sentence: what the rule flags.
     public var description: String
-    /// The source note it comes from (`../seeds/`), e.g. `001 §2`.
+    /// The source notes it was first distilled from (the seeds, history now), e.g. `001 §2`.
     public var seed: String
+    /// The Apple pages and WWDC sessions the rule enforces (docs/rules-model.md cites them).
+    public var sources: [String] = []
     /// Why, for `rules explain`.
     public var rationale: String
     public var triggeringExamples: [RuleExample]
@@ -84,13 +89,16 @@ public struct ExamplePlist: Sendable {
     public var temporaryPurposeKeys: [String]?
     /// `NSLocationDefaultAccuracyReduced` as XML (`<true/>`, `<string>YES</string>`).
     public var defaultAccuracyReducedXML: String?
+    /// `DTPlatformVersion`, the SDK the app was built with; nil: a plist without it.
+    public var sdk: String?
 
     public init(usageKeys: [String], backgroundModes: [String] = [], temporaryPurposeKeys: [String]? = nil,
-                defaultAccuracyReducedXML: String? = nil) {
+                defaultAccuracyReducedXML: String? = nil, sdk: String? = nil) {
         self.usageKeys = usageKeys
         self.backgroundModes = backgroundModes
         self.temporaryPurposeKeys = temporaryPurposeKeys
         self.defaultAccuracyReducedXML = defaultAccuracyReducedXML
+        self.sdk = sdk
     }
 
     /// Every iOS 11+ key, the location background mode, one purpose key `Delivery`.
@@ -112,6 +120,7 @@ public struct ExamplePlist: Sendable {
                 + purposes.map { "<key>\($0)</key><string>Needs a precise location.</string>" }.joined() + "</dict>\n"
         }
         if let reduced = defaultAccuracyReducedXML { body += "<key>NSLocationDefaultAccuracyReduced</key>\(reduced)\n" }
+        if let sdk { body += "<key>DTPlatformVersion</key><string>\(sdk)</string><key>DTSDKName</key><string>iphoneos\(sdk)</string>\n" }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -135,7 +144,12 @@ public enum Fact: String, CaseIterable, Sendable {
     case allowOnce = "Allow Once"
     case provisionalAlways = "provisional Always"
     case promptHistory = "earlier prompts"
-    case authorizationLines = "prompt and authorization lines"
+    case promptLines = "prompt lines"
+    case grantLines = "prompt or status-change lines"
+    case accuracyChangeLines = "accuracy-change lines"
+    case statusChangeLines = "status-change lines"
+    case accuracyGrantLines = "accuracy-change or prompt-answer lines"
+    case relaunchLines = "relaunch lines"
     case accuracy = "accuracy authorization"
     case locationAccuracy = "a delivery's accuracy"
     case services = "running services"
@@ -144,6 +158,8 @@ public enum Fact: String, CaseIterable, Sendable {
     case indicatorLines = "indicator lines"
     case blueBar = "blue bar"
     case paused = "automatic pause"
+    case inUse = "in use"
+    case buildSDK = "build SDK"
 
     public var name: String { rawValue }
 
@@ -158,7 +174,12 @@ public enum Fact: String, CaseIterable, Sendable {
         case .allowOnce: return "a prompt answer (AllowOnce, WhenInUse), a status change's temporary flag"
         case .provisionalAlways: return "a status change's provisional flag, a prompt answer"
         case .promptHistory: return "the prompts since the app was last notDetermined"
-        case .authorizationLines: return "locationd's prompt, answer, status-change or accuracy-change lines on the device (any app, any time)"
+        case .promptLines: return "locationd's prompt lines on the device (any app, any time)"
+        case .grantLines: return "locationd's prompt or status-change lines on the device (any app, any time)"
+        case .accuracyChangeLines: return "locationd's accuracy-change lines on the device (any app, any time)"
+        case .statusChangeLines: return "locationd's status-change lines on the device (any app, any time)"
+        case .accuracyGrantLines: return "locationd's accuracy-change or prompt-answer lines on the device (any app, any time)"
+        case .relaunchLines: return "locationd's relaunch lines on the device (any app, any time)"
         case .accuracy: return "a callback's limitsPrecision, an accuracy change"
         case .locationAccuracy: return "the delivery's horizontalAccuracy"
         case .services: return "start and stop calls, a relaunch's service"
@@ -167,6 +188,8 @@ public enum Fact: String, CaseIterable, Sendable {
         case .indicatorLines: return "indicator lines on the device (any app, any time)"
         case .blueBar: return "indicator lines"
         case .paused: return "pause and resume callbacks"
+        case .inUse: return "app-state lines (foreground, background), the app's starts and stops of updates, its background flag, its background activity sessions"
+        case .buildSDK: return "DTPlatformVersion or DTSDKName in the Info.plist"
         }
     }
 
@@ -181,6 +204,7 @@ public enum Fact: String, CaseIterable, Sendable {
         case .indicatorFlag: return "NO in a session whose launch line and the app's own CoreLocation lines are in the log"
         case .blueBar: return "hidden at launch and after termination, on a device whose logs carry indicator lines"
         case .paused: return "not paused at launch and after startUpdatingLocation"
+        case .inUse: return "in use in the foreground and for the grace after it (--background-grace, 10 s); not in use in the background after a background launch or relaunch, unless updates started in use or a session keep it"
         default: return nil
         }
     }
@@ -196,7 +220,12 @@ public enum Fact: String, CaseIterable, Sendable {
         case .allowOnce: return "Allow Once unknown (the grant the app held before the session is unknown: no prompt answer or status change said it)"
         case .provisionalAlways: return "provisional Always unknown (a callback said Always; no status change said which)"
         case .promptHistory: return "earlier prompts unknown (the app was not seen notDetermined on the device before it)"
-        case .authorizationLines: return "prompts and grants unknown (the device's logs carry no prompt or authorization-change line)"
+        case .promptLines: return "prompts unknown (the device's logs carry no prompt line)"
+        case .grantLines: return "prompts and grants unknown (the device's logs carry no prompt or status-change line)"
+        case .accuracyChangeLines: return "accuracy changes unknown (the device's logs carry no accuracy-change line)"
+        case .statusChangeLines: return "status changes unknown (the device's logs carry no status-change line)"
+        case .accuracyGrantLines: return "temporary full-accuracy grants unknown (the device's logs carry no accuracy-change or prompt-answer line)"
+        case .relaunchLines: return "relaunches unknown (the device's logs carry no relaunch line)"
         case .accuracy: return "accuracy authorization unknown (no limitsPrecision or accuracy line)"
         case .locationAccuracy: return "<private> locations without accuracy"
         case .services: return "delivering service unknown (no launch or start line: a service may run from before the log)"
@@ -205,6 +234,8 @@ public enum Fact: String, CaseIterable, Sendable {
         case .indicatorLines: return "blue bar unknown (the device's logs carry no indicator line)"
         case .blueBar: return "blue bar unknown (no launch or indicator line before the delivery)"
         case .paused: return "automatic pause unknown (no launch, start or resume line before the delivery)"
+        case .inUse: return "in use unknown (the app state, when it left the foreground, or what keeps it running in the background is not in the log)"
+        case .buildSDK: return "build SDK unknown (the Info.plist has no DTPlatformVersion or DTSDKName, and the SDK decides here)"
         }
     }
 }
@@ -252,7 +283,17 @@ public enum RuleCheck: Sendable {
 public struct RuleSettings: Sendable {
     /// A delivery more precise than this (horizontal accuracy, metres) is precise.
     public var reducedAccuracyFloor: Double = 1000
-    public init(reducedAccuracyFloor: Double = 1000) { self.reducedAccuracyFloor = reducedAccuracyFloor }
+    /// How long an app that left the foreground stays in use (`--background-grace`), seconds.
+    public var backgroundGrace: Double = 10
+    public init(reducedAccuracyFloor: Double = 1000, backgroundGrace: Double = 10) {
+        self.reducedAccuracyFloor = reducedAccuracyFloor
+        self.backgroundGrace = backgroundGrace
+    }
+    /// The grace in microseconds (a value too large for them is the largest).
+    package var backgroundGraceUS: Int64 {
+        let us = (backgroundGrace * 1_000_000).rounded()
+        return us.isFinite && us < 9.0e18 ? Int64(max(0, us)) : .max
+    }
 }
 
 /// A rule: its description, and a check of a session or of an app on an iOS version.
@@ -282,13 +323,37 @@ public struct AppOnVersion: Sendable {
     public var plist: AppVersion?
     public var sessions: [ReplayedSession]
     public var app: AppFacts? { plist?.facts }
-    public var behaviour: IOSBehaviour { IOSBehaviour.of(version) }
+    public var behaviour: IOSBehaviour { IOSBehaviour.of(version, sdk: app?.buildSDK) }
     /// How messages name the Info.plist.
     public var plistLabel: String { plist?.label ?? "Info.plist" }
     /// When its latest session started.
     package var latestStartUS: Int64 { sessions.map(\.session.startUS).max() ?? .min }
     /// Whether the app's own CoreLocation lines are in any of its sessions.
     public var hasAppLines: Bool { sessions.contains(where: \.hasAppLines) }
+
+    /// The authorization requests of the app's own lines, with their events: its request
+    /// calls and (v2) the authorization a service session declares.
+    public var requests: [AuthorizationRequest: [Int64]] {
+        var requests: [AuthorizationRequest: [Int64]] = [:]
+        for step in steps where step.event.kind == .call {
+            let e = step.event
+            let request: AuthorizationRequest?
+            if e.managerCall == .serviceSession {
+                request = e.status == .authorizedAlways ? .always : e.status == .authorizedWhenInUse ? .whenInUse : nil
+            } else {
+                request = e.managerCall?.request
+            }
+            if let request { requests[request, default: []].append(e.id) }
+        }
+        return requests
+    }
+
+    /// On iOS 11+ the build SDK decides whether the iOS 8-10 Always key alone serves an
+    /// Always request (v2): true when the Info.plist has only that key and does not say its SDK.
+    public var alwaysKeyNeedsSDK: Bool {
+        guard let facts = app, IOSBehaviour.of(version).alwaysKeyDeprecated else { return false }
+        return facts.buildSDK == nil && facts.usageKeys.contains(UsageKey.always) && !facts.usageKeys.contains(UsageKey.alwaysAndWhenInUse)
+    }
 
     /// Every step of every session, in time order.
     public var steps: FlattenSequence<LazyMapSequence<[ReplayedSession], [ReplayStep]>> { sessions.lazy.map(\.steps).joined() }
@@ -365,4 +430,75 @@ struct Conditions {
 struct FirstUnknown {
     private(set) var fact: Fact?
     mutating func note(_ fact: Fact?) { if self.fact == nil { self.fact = fact } }
+}
+
+/// What one rule makes of one step: a violation (with its message and other events that show
+/// it), nothing, or unknown for want of a fact.
+enum Judgement {
+    case violates(String, also: [Int64?] = [])
+    case clear
+    case unknown(Fact)
+}
+
+/// A rule that judges deliveries (and, for some, other steps) one step at a time, in the
+/// order of rules-model.md "One cause, one finding": a delivery that an earlier rule of
+/// `DeliveryOrder.rules` flags is that rule's alone.
+protocol StepRule: SessionRule {
+    /// Whether the session can be judged at all; the fact it lacks when not.
+    static func precondition(_ session: ReplayedSession) -> Fact?
+    /// What the rule makes of one step of the session.
+    static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement
+    /// Whether the rule takes this delivery from the rules after it in `DeliveryOrder`.
+    static func claims(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Bool
+}
+
+extension StepRule {
+    static func claims(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Bool {
+        guard precondition(session) == nil, case .violates = judge(step, session, settings) else { return false }
+        return true
+    }
+}
+
+extension StepRule {
+    func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
+        if let missing = Self.precondition(session) { return .unknown(missing) }
+        var violations: [Violation] = []
+        var unknown = FirstUnknown()
+        for step in session.steps {
+            switch Self.judge(step, session, settings) {
+            case .violates(let message, let also):
+                guard !step.event.isDelivery || !DeliveryOrder.claimed(before: Self.self, step, session, settings) else { continue }
+                violations.append(Violation(step, message, also: also))
+            case .unknown(let fact): unknown.note(fact)
+            case .clear: break
+            }
+        }
+        return .judged(violations, unknown: unknown.fact)
+    }
+}
+
+/// rules-model.md "One cause, one finding": each delivery is judged once, and the first rule
+/// of this list that flags it takes it.
+enum DeliveryOrder {
+    static let rules: [any StepRule.Type] = [
+        DeliveryAfterTerminationRule.self,
+        RelaunchWithoutAlwaysRule.self,
+        AllowOncePersistingRule.self,
+        DeliveryWithoutAuthorizationRule.self,
+        BackgroundDeliveryWithoutCapabilityRule.self,
+        MissingBlueBarRule.self,
+        TemporaryPrecisePersistingRule.self,
+        PreciseDeliveryUnderReducedAccuracyRule.self,
+        DeliveryWhilePausedRule.self,
+    ]
+
+    /// Whether a rule before `rule` in the order flags this delivery.
+    static func claimed(before rule: any StepRule.Type, _ step: ReplayStep, _ session: ReplayedSession,
+                        _ settings: RuleSettings) -> Bool {
+        for earlier in rules {
+            if ObjectIdentifier(earlier) == ObjectIdentifier(rule) { return false }
+            if earlier.claims(step, session, settings) { return true }
+        }
+        return false
+    }
 }

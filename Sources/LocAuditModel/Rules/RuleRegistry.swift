@@ -16,6 +16,7 @@ public enum RuleRegistry {
         DeliveryAfterTerminationRule(),
         DeliveryWhilePausedRule(),
         StatusInvalidForOSRule(),
+        BackgroundUpdatesStartedInBackgroundRule(),
     ]
 
     public static let configurationRules: [any ConfigurationRule] = [

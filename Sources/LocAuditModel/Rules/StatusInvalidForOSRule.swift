@@ -5,8 +5,9 @@ struct StatusInvalidForOSRule: SessionRule {
         severity: .medium,
         scope: .session,
         firstVersion: nil,
-        description: "A status, accuracy or prompt option that the device's iOS version does not have (WhenInUse before 8, Allow Once before 13, accuracy before 14).",
+        description: "A status, accuracy, prompt option or API that the device's iOS version does not have (WhenInUse before 8, Allow Once before 13, accuracy before 14; v2: a location-button grant before 15, CLLocationUpdate, CLBackgroundActivitySession or CLMonitor before 17, CLServiceSession before 18).",
         seed: "001 §1.2 (WhenInUse iOS 8+), §5.1 (Allow Once iOS 13); 003 §5 (accuracy iOS 14)",
+        sources: [Apple.locationButton, Apple.backgroundActivitySession, Apple.serviceSession, Apple.wwdc23StreamlinedUpdates],
         rationale: """
             WhenInUse arrived in iOS 8, Allow Once and provisional Always in iOS 13, accuracy
             authorization and temporary full accuracy in iOS 14. Seeing one on an older device
@@ -20,6 +21,13 @@ struct StatusInvalidForOSRule: SessionRule {
                 .at(1).told("AuthorizedWhenInUse", legacy: true)),
             RuleExample(os: "13.7", ExampleLog().foreground()
                 .at(1).accuracy("Reduced", temporary: 0)),
+            // v2: a background activity session on iOS 16, which has none.
+            RuleExample(os: "16.7.2", ExampleLog().foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).activitySession()),
+            // v2: a location-button grant on iOS 14.
+            RuleExample(os: "14.8", ExampleLog().foreground()
+                .at(1).locationButton()),
         ],
         nonTriggeringExamples: [
             RuleExample(os: "13.7", ExampleLog().foreground()
@@ -27,6 +35,9 @@ struct StatusInvalidForOSRule: SessionRule {
                 .at(2).answer("AllowOnce").status("AuthorizedWhenInUse", temporary: 1)),
             RuleExample(os: "14.8", ExampleLog().foreground()
                 .at(1).accuracy("Reduced", temporary: 0)),
+            RuleExample(os: "18.1", ExampleLog().foreground()
+                .at(1).told("AuthorizedWhenInUse")
+                .at(2).serviceSession("WhenInUse").activitySession().liveUpdates()),
         ],
         notEvaluableExamples: [
             // Neither the app nor locationd logs a status, prompt or accuracy line here.
@@ -41,7 +52,8 @@ struct StatusInvalidForOSRule: SessionRule {
             return .unknown(.iosVersion)
         }
         // Statuses, prompts and accuracy show in the app's lines and in locationd's.
-        guard session.hasAppLines || session.initial.deviceLogs.authorization else { return .unknown(.appLines) }
+        let logs = session.initial.deviceLogs
+        guard session.hasAppLines || logs.prompts || logs.answers || logs.statusChanges || logs.accuracyChanges else { return .unknown(.appLines) }
         var violations: [Violation] = []
         for step in session.steps {
             if let what = step.invalidFeature(behaviour) {
@@ -51,6 +63,9 @@ struct StatusInvalidForOSRule: SessionRule {
         return .evaluated(violations)
     }
 }
+
+/// The first major version a row of the table stands for (the API rows start at a major).
+private func session(_ behaviour: IOSBehaviour) -> Int { behaviour.from.major }
 
 private extension ReplayStep {
     /// What this event shows that the iOS version lacks, in the user's terms.
@@ -67,6 +82,12 @@ private extension ReplayStep {
             if e.kind == .prompt, PromptChoice.options(e.promptOptions).contains(.allowOnce) { return "prompt option \"\(PromptChoice.allowOnce.rawValue)\"" }
             if e.kind == .statusChange, e.temporary == true { return "temporary (Allow Once) status" }
             if e.kind == .statusChange, e.provisional == true { return "provisional Always" }
+        }
+        if !behaviour.hasLocationButton, e.kind == .statusChange, e.changeReason == .locationButton {
+            return "location-button grant"
+        }
+        if let call = e.managerCall, let first = call.firstVersion, session(behaviour) < first {
+            return "call \"\(call.rawValue)\""
         }
         if !behaviour.hasAccuracy {
             if e.kind == .accuracyChange, let accuracy = e.accuracy { return "accuracy \"\(accuracy.rawValue)\"" }

@@ -5,8 +5,9 @@ struct UnexpectedBlueBarRule: SessionRule {
         severity: .low,
         scope: .session,
         firstVersion: 8,
-        description: "A blue bar for a background Always delivery where none is due (iOS 8-10, or iOS 11+ with the indicator flag NO).",
+        description: "A blue bar for a background Always delivery where none is due (iOS 8-10, or iOS 11+ with the indicator flag NO and no background activity session held).",
         seed: "002 (iOS 11 GM update, items 1-3); 003 §3 (iOS 10 and before: indicator always NO)",
+        sources: [Apple.showsBackgroundLocationIndicator, Apple.backgroundActivitySession],
         rationale: """
             Under permanent Always the blue bar is not shown on iOS 8-10, and from iOS 11 only when
             showsBackgroundLocationIndicator is YES (default NO). Provisional Always counts as
@@ -53,8 +54,12 @@ struct UnexpectedBlueBarRule: SessionRule {
             unexpected.require(state.blueBarVisible, .blueBar)
             unexpected.require(state.status(is: { $0 == .authorizedAlways }), .status)
             unexpected.require(state.provisionalAlways.map(!), .provisionalAlways)
-            let due: Bool? = behaviour.blueBarUnderAlways == .never ? false : state.indicatorFlag
-            unexpected.require(due.map(!), .indicatorFlag)
+            let flagged: Bool? = behaviour.blueBarUnderAlways == .never ? false : state.indicatorFlag
+            // v2: a background activity session (iOS 17+) shows the bar under Always too.
+            let held: Bool? = !behaviour.hasBackgroundActivitySession ? false
+                : state.activitySessionsHeld > 0 ? true : (state.activitySessionsFromBefore ? nil : false)
+            unexpected.require(flagged.map(!), .indicatorFlag)
+            unexpected.require(held.map(!), .inUse)
             guard unexpected.violates else { unknown.note(unexpected.unknown); continue }
             let why = behaviour.blueBarUnderAlways == .never
                 ? "iOS \(session.version!.major) shows none under Always"

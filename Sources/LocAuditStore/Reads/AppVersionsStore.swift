@@ -16,6 +16,9 @@ extension AppVersions {
             facts.temporaryPurposeKeys = stored.temporaryPurposeKeys.value
             facts.defaultAccuracyReduced = stored.defaultAccuracyReduced
             facts.defaultAccuracyReducedType = stored.defaultAccuracyReducedType
+            facts.platformVersion = stored.platformVersion
+            facts.sdkName = stored.sdkName
+            facts.requiresExplicitServiceSession = stored.requiresExplicitServiceSession
             byApp[facts.bundleId, default: []].append(AppVersion(facts: facts, path: stored.plistPath, sha256: stored.plistSHA256,
                                                                  firstSeenUS: stored.firstSeenUS))
         }
@@ -41,11 +44,15 @@ struct StoredAppVersion: Decodable, FetchableRecord, TableRecord {
     var plistPath: String
     var plistSHA256: String
     var firstSeenUS: Int64
+    var platformVersion: String?
+    var sdkName: String?
+    var requiresExplicitServiceSession: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable, ColumnExpression {
         case bundleId = "bundle_id", executable, name, version, build, usageKeys = "usage_keys", backgroundModes = "background_modes"
         case temporaryPurposeKeys = "temporary_purpose_keys", defaultAccuracyReduced = "default_accuracy_reduced"
         case defaultAccuracyReducedType = "default_accuracy_reduced_type", plistPath = "plist_path", plistSHA256 = "plist_sha256"
-        case firstSeenUS = "first_seen_us"
+        case firstSeenUS = "first_seen_us", platformVersion = "platform_version", sdkName = "sdk_name"
+        case requiresExplicitServiceSession = "requires_explicit_service_session"
     }
 }

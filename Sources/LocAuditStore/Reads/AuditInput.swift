@@ -78,7 +78,8 @@ package struct AuditInput {
     /// handing each app's to `body` (in time order): only one app's events are read at a time.
     /// Where a prune left a checkpoint, the replay starts from it with the lines after it.
     /// `progress` shows each app's steps: reading its events (counting all read so far), replaying.
-    package mutating func replay(progress: ProgressBar? = nil, _ body: ([ReplayedSession]) throws -> Void) throws {
+    package mutating func replay(settings: RuleSettings = RuleSettings(), progress: ProgressBar? = nil,
+                                 _ body: ([ReplayedSession]) throws -> Void) throws {
         let versions = sources.compactMapValues(\.version)
         var strings = StringTable()
         var read = 0
@@ -101,7 +102,7 @@ package struct AuditInput {
                 progress?.start("replaying sessions")
                 let sessions = SessionBuilder.sessions(of: lines, versions: versions)
                 try body(Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
-                                         deviceLogs: deviceLogs[deviceId] ?? DeviceLogs()))
+                                         deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), settings: settings))
             }
         }
     }

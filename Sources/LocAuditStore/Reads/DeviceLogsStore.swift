@@ -15,17 +15,14 @@ extension DeviceLogs {
                 JOIN names device ON device.id = device_ref JOIN names kind ON kind.id = kind_ref
             WHERE ?1 IS NULL OR device.name IN (SELECT value FROM json_each(?1))
             """, arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
-            let kind = EventKind(rawValue: row["kind"] as String)
-            if kind == .blueBar { logs[row["device_id"], default: DeviceLogs()].indicator = true }
-            if let kind, authorizationKinds.contains(kind) { logs[row["device_id"], default: DeviceLogs()].authorization = true }
+            if let kind = EventKind(rawValue: row["kind"] as String), let family = family(of: kind) {
+                logs[row["device_id"], default: DeviceLogs()][keyPath: family] = true
+            }
         }
         for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM replay_checkpoints WHERE \(devices)",
                                     arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
             guard let kept = (row["state"] as JSONColumn<Kept>?)?.value?.deviceLogs else { continue }
-            var known = logs[row["device_id"]] ?? DeviceLogs()
-            known.indicator = known.indicator || kept.indicator
-            known.authorization = known.authorization || kept.authorization
-            logs[row["device_id"]] = known
+            logs[row["device_id"]] = (logs[row["device_id"]] ?? DeviceLogs()).union(kept)
         }
         return logs
     }
