@@ -83,6 +83,7 @@ struct Pusher: Sendable {
         ("usage_keys", "text"), ("background_modes", "text"), ("temporary_purpose_keys", "text"),
         ("default_accuracy_reduced", "text"), ("default_accuracy_reduced_type", "text"),
         ("plist_path", "text"), ("plist_sha256", "text"), ("ingested_at", "text"), ("first_seen_us", "bigint"),
+        ("platform_version", "text"), ("sdk_name", "text"), ("requires_explicit_service_session", "bigint"),
     ]
     static let sourceColumns: Columns = [
         ("content_sha256", "text"), ("path", "text"), ("file_sha256", "text"), ("size", "bigint"), ("content_size", "bigint"),

@@ -152,6 +152,10 @@ package enum CentralSchema {
                     property, value, prompt_kind, prompt_options, choice, purpose_key, visible, intent, message, fingerprint, user_kill
                 FROM locaudit.event_rows;
             """),
+        Migration(name: "v3: an Info.plist's build SDK and explicit service sessions", sql: """
+            ALTER TABLE locaudit.app_versions ADD COLUMN platform_version text COLLATE "C",
+                ADD COLUMN sdk_name text COLLATE "C", ADD COLUMN requires_explicit_service_session bigint;
+            """),
     ]
 
     /// A key of locaudit's own for `pg_advisory_xact_lock`: hosts migrating at once take turns.
