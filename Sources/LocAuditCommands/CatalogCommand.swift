@@ -40,8 +40,9 @@ struct CatalogCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the built-in catalog (a valid catalog file to start from).",
             discussion: """
-                Each pattern's "provenance" says whether its wording is real (seen in a real log, \
-                or a real os_log format string of Apple's code) or a reference shape of this \
+                Each pattern's "provenance" says whether its wording is real (seen in a real \
+                log), binary (a format string found in Apple's decompiled binary, rendered as \
+                real lines render; no public device log seen) or a reference shape of this \
                 project, and where it comes from.
 
                 EXAMPLES:

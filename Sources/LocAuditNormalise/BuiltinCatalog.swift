@@ -62,7 +62,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1\", \"selector\":\"locationManagerDidResumeLocationUpdates:\"}",
          "expect": {"kind": "property", "property": "paused", "value": "0"}}
       ],
-      "provenance": {"evidence": "real", "source": "CoreLocation format string (iOS 26) logs this selector at Info level; no pasted line"}
+      "provenance": {"evidence": "binary", "source": "CoreLocation format string (iOS 26) logs this selector at Info level; no pasted line"}
     },
     {
       "id": "app.property",
@@ -340,7 +340,7 @@ enum BuiltinCatalog {
         {"message": "[app<com.example.app>:501] Setting process visibility to: Background",
          "expect": {"kind": "app-state", "app_state": "backgroundRunning", "app_pid": "501"}}
       ],
-      "provenance": {"evidence": "real", "source": "the string \"Setting process visibility to: Background\" is in Apple's XCTest code, which reads it from the log; no pasted iOS line"}
+      "provenance": {"evidence": "binary", "source": "the string \"Setting process visibility to: Background\" is in Apple's XCTest code, which reads it from the log; no pasted iOS line"}
     },
     {
       "id": "system.launch",
@@ -482,7 +482,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"#TemporaryAuth Client has been granted temporary positive status\", \"ClientKey\":\"icom.example.app:\"}",
          "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "AllowOnce"}}
       ],
-      "provenance": {"evidence": "real", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once; no pasted line"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once; no pasted line"}
     },
     {
       "id": "system.prompt-response",
