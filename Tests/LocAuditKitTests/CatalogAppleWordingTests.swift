@@ -3,6 +3,7 @@ import Testing
 @testable import LocAuditIngest
 @testable import LocAuditModel
 @testable import LocAuditNormalise
+@testable import LocAuditStore
 
 /// locationd's own wording for the families the reference shapes stand for (issue 23): lines
 /// rendered from the iOS 26.1 format strings as real lines render theirs.
@@ -80,5 +81,29 @@ import Testing
         #expect(status(old: 4, new: 4, mayIncrease: 1, changed: 0) == nil)
         #expect(status(old: 2, new: 0, mayIncrease: 0) == "notDetermined")
         #expect(status(old: 0, new: 7, mayIncrease: 1) == nil)
+    }
+
+    @Test("catalog coverage says per family how many events real, binary and reference patterns recognised")
+    func coverageByProvenance() throws {
+        let ws = try Self.ingest()
+        // A reference-shape line beside the Apple wording.
+        let reference = try ws.write("reference-2026-11-20.log", syslogLine("Nov 20 10:00:00", "locationd", 64,
+            #"{"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Settings", "provisional":0, "temporary":0}"#) + "\n")
+        #expect(try ws.ingest([reference]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: Self.device) }.failed == 0)
+        let coverage = try MessageCoverage.read(database: ws.store.path, catalog: Catalog.builtin)
+        let device = try #require(coverage.devices.first { $0.device == Self.device })
+        #expect(device.families["prompts"] == 2)
+        #expect(device.families["daemon"] == 4)
+        // Showing #AuthPrompt is real (macOS 13); the Allow Once answer and the masks are binary.
+        #expect(device.provenance["prompts"] == ["real": 1, "binary": 1, "reference": 0, "unlabelled": 0])
+        #expect(device.provenance["daemon"] == ["real": 0, "binary": 3, "reference": 1, "unlabelled": 0])
+        #expect(device.provenance["indicator"] == ["real": 0, "binary": 0, "reference": 0, "unlabelled": 0])
+        #expect(Set(device.provenance.keys) == Set(MessageFamily.allCases.map(\.rawValue)))
+        #expect(coverage.text.contains("daemon               4  locationd about the app: status and accuracy changes, location subscriptions (binary 3, reference 1)"), "\(coverage.text)")
+        #expect(coverage.text.contains("indicator            0  none: missing-blue-bar and unexpected-blue-bar cannot be judged\n"), "\(coverage.text)")
+        // The JSON keeps every key it had and adds "provenance".
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(coverage)) as? [String: Any])
+        let first = try #require((json["devices"] as? [[String: Any]])?.first)
+        #expect(Set(first.keys) == ["device", "families", "provenance"])
     }
 }
