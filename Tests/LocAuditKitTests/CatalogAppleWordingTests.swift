@@ -16,7 +16,7 @@ import Testing
         syslogLine("Nov 20 09:00:01", "locationd", 64,
                    #"{"msg":"Showing #AuthPrompt", "requestType":2, "Client":"icom.example.app:"}"#),
         syslogLine("Nov 20 09:00:04", "locationd", 64,
-                   #"{"msg":"#TemporaryAuth Client has been granted temporary positive status", "ClientKey":"icom.example.app:"}"#),
+                   ##"{"msg":"#TemporaryAuth Client has been granted temporary positive status", "ClientKey":"icom.example.app:"}"##),
         // Mask 1 (Never) replaces mask 2: a decrease, stored whatever mayIncreaseAuth says.
         mask(at: 10, old: 2, new: 1, mayIncrease: 0, changed: 1),
         // Mask 4 (Always) with mayIncreaseAuth: stored.
@@ -31,7 +31,7 @@ import Testing
         mask(at: 16, old: 0, new: 6, mayIncrease: 1, changed: 1),
         // Not events either: who grants temporary precise through this path is not shown.
         syslogLine("Nov 20 09:00:30", "locationd", 64,
-                   #"{"msg":"#TemporaryAuth-Precise", "Client":"icom.example.app:", "granted":1}"#),
+                   ##"{"msg":"#TemporaryAuth-Precise", "Client":"icom.example.app:", "granted":1}"##),
     ].joined(separator: "\n") + "\n"
 
     static func mask(at second: Int, old: Int, new: Int, mayIncrease: Int, changed: Int) -> String {
@@ -88,7 +88,7 @@ import Testing
         let ws = try Self.ingest()
         // A reference-shape line beside the Apple wording.
         let reference = try ws.write("reference-2026-11-20.log", syslogLine("Nov 20 10:00:00", "locationd", 64,
-            #"{"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Settings", "provisional":0, "temporary":0}"#) + "\n")
+            ##"{"msg":"#Authorization changed", "bundleId":"com.example.app", "status":"AuthorizedWhenInUse", "reason":"Settings", "provisional":0, "temporary":0}"##) + "\n")
         #expect(try ws.ingest([reference]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: Self.device) }.failed == 0)
         let coverage = try MessageCoverage.read(database: ws.store.path, catalog: Catalog.builtin)
         let device = try #require(coverage.devices.first { $0.device == Self.device })
