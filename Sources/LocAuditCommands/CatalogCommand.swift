@@ -40,8 +40,9 @@ struct CatalogCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the built-in catalog (a valid catalog file to start from).",
             discussion: """
-                Each pattern's "provenance" says whether its wording is real (seen in a real log, \
-                or a real os_log format string of Apple's code) or a reference shape of this \
+                Each pattern's "provenance" says whether its wording is real (seen in a real \
+                log), binary (a format string found in Apple's decompiled binary, rendered as \
+                real lines render; no public device log seen) or a reference shape of this \
                 project, and where it comes from.
 
                 EXAMPLES:
@@ -58,7 +59,10 @@ struct CatalogCommand: ParsableCommand {
                 launches), daemon (locationd's status and accuracy changes, location \
                 subscriptions), indicator (the blue bar), prompts, installs, privacy-report, and \
                 system (iOS's own CLLocationManager lines, never an app's). A family with no line \
-                on a device says nothing about it: the audit cannot judge what needs it there.
+                on a device says nothing about it: the audit cannot judge what needs it there. \
+                Each family with lines also says how many of its events real, binary and \
+                reference patterns recognised (see catalog show): a family read only in \
+                reference shapes is this project's wording, not Apple's.
 
                 Exit codes: 0 printed, 1 a catalog file cannot be read, 2 usage error, 3 no \
                 database, 6 the store cannot be used (cannot open it, not a locaudit store, \

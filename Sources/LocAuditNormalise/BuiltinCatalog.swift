@@ -62,7 +62,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"#CLLocationManager invoking #delegate\", \"self\":\"0x1\", \"selector\":\"locationManagerDidResumeLocationUpdates:\"}",
          "expect": {"kind": "property", "property": "paused", "value": "0"}}
       ],
-      "provenance": {"evidence": "real", "source": "CoreLocation format string (iOS 26) logs this selector at Info level; no pasted line"}
+      "provenance": {"evidence": "binary", "source": "CoreLocation format string (iOS 26) logs this selector at Info level; no pasted line"}
     },
     {
       "id": "app.property",
@@ -340,7 +340,7 @@ enum BuiltinCatalog {
         {"message": "[app<com.example.app>:501] Setting process visibility to: Background",
          "expect": {"kind": "app-state", "app_state": "backgroundRunning", "app_pid": "501"}}
       ],
-      "provenance": {"evidence": "real", "source": "the string \"Setting process visibility to: Background\" is in Apple's XCTest code, which reads it from the log; no pasted iOS line"}
+      "provenance": {"evidence": "binary", "source": "the string \"Setting process visibility to: Background\" is in Apple's XCTest code, which reads it from the log; no pasted iOS line"}
     },
     {
       "id": "system.launch",
@@ -482,7 +482,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"#TemporaryAuth Client has been granted temporary positive status\", \"ClientKey\":\"icom.example.app:\"}",
          "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "AllowOnce"}}
       ],
-      "provenance": {"evidence": "real", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once; no pasted line"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once; no pasted line"}
     },
     {
       "id": "system.prompt-response",
@@ -509,6 +509,51 @@ enum BuiltinCatalog {
          "expect": {"kind": "status-change", "status": "authorizedWhenInUse", "reason": "Settings", "provisional": "0", "temporary": "0"}}
       ],
       "provenance": {"evidence": "reference", "source": "never seen; locationd's real wording is update client authorization mask (a mask, not a status)"}
+    },
+    {
+      "id": "system.status.mask.not-determined",
+      "kind": "status-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"new": ["0"], "authStateHasChanged": ["1"]},
+      "fields": {"bundle_id": "Client"},
+      "set": {"status": "notDetermined"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":2, \"new\":0, \"oldCC\":0, \"newCC\":0, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
+         "expect": {"kind": "status-change", "bundle_id": "com.example.app", "status": "notDetermined"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, Client:%{public, location:escape_only}@, old:%{public}d, new:%{public}lu, oldCC:%{public}d, newCC:%{public}d, localAuthorizationChange:%{public}d, mayIncreaseAuth:%{public}hhd, authStateHasChanged:%{public}hhd, hasAuth:%{public}hhd} in CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation (decompiled sub_10078B250; code index file ids 10228565558, 58830276652); no public device log seen. Mask 0 is notDetermined: the function's branch for a new mask of 0 logs #ClearingAuthorization updateStaticAuthorizationMask setting to not-determined and removes the Authorization value, whatever mayIncreaseAuth says. Only a real change (authStateHasChanged 1, which the function computes as old != new) is an event. Provisional, temporary and the reason are not in the line and are left empty"}
+    },
+    {
+      "id": "system.status.mask.denied",
+      "kind": "status-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"new": ["1"], "authStateHasChanged": ["1"]},
+      "regex": "\"mayIncreaseAuth\":\\s*1\\b|\"old\":\\s*[24]\\b",
+      "fields": {"bundle_id": "Client"},
+      "set": {"status": "denied"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":2, \"new\":1, \"oldCC\":0, \"newCC\":0, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":0, \"authStateHasChanged\":1, \"hasAuth\":1}",
+         "expect": {"kind": "status-change", "bundle_id": "com.example.app", "status": "denied"}},
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":0, \"new\":1, \"oldCC\":0, \"newCC\":0, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
+         "expect": {"kind": "status-change", "status": "denied"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, Client:%{public, location:escape_only}@, old:%{public}d, new:%{public}lu, oldCC:%{public}d, newCC:%{public}d, localAuthorizationChange:%{public}d, mayIncreaseAuth:%{public}hhd, authStateHasChanged:%{public}hhd, hasAuth:%{public}hhd} in CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation (decompiled sub_10078B250; code index file ids 10228565558, 58830276652); no public device log seen. Mask 1 is Never (denied): #AuthDatabaseMigration maps the old Authorized=N to 1 (AuthMigrate: N => Never) and passes it to this function. The function stores the new mask only when old >= new or mayIncreaseAuth is 1, so the line is an event only then (old 2 or 4, or mayIncreaseAuth 1), and only when it changed"}
+    },
+    {
+      "id": "system.status.mask.always",
+      "kind": "status-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"new": ["4"], "authStateHasChanged": ["1"], "mayIncreaseAuth": ["1"]},
+      "fields": {"bundle_id": "Client"},
+      "set": {"status": "authorizedAlways"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":2, \"new\":4, \"oldCC\":0, \"newCC\":0, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
+         "expect": {"kind": "status-change", "bundle_id": "com.example.app", "status": "authorizedAlways"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, Client:%{public, location:escape_only}@, old:%{public}d, new:%{public}lu, oldCC:%{public}d, newCC:%{public}d, localAuthorizationChange:%{public}d, mayIncreaseAuth:%{public}hhd, authStateHasChanged:%{public}hhd, hasAuth:%{public}hhd} in CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation (decompiled sub_10078B250; code index file ids 10228565558, 58830276652); no public device log seen. Mask 4 is Always: #AuthDatabaseMigration maps Authorized=Y to 4 (AuthMigrate: Y => Always) and logs that a mask with (mask & 6) == 4 contains Always but not WhenInUse. An increase is stored only with mayIncreaseAuth 1, so only such a line is an event. Mask 2 (WhenInUse) is not read: locationd keeps provisional Always as mask 2 plus a separate ProvisionalMonitoring flag the line does not carry, so 2 may be WhenInUse or provisional Always; other values (combinations) are not shown in the code"}
     },
     {
       "id": "system.accuracy",

@@ -25,10 +25,10 @@ public struct CatalogSample: Codable, Sendable {
 public struct Provenance: Codable, Sendable, Equatable {
     /// How sure the wording is.
     public enum Evidence: String, Codable, Sendable {
-        /// Seen in a real log, or a real `os_log` format string of Apple's code.
+        /// Seen in a real log (a public device log, bug report or fixture).
         case real
-        /// A format string of Apple's decompiled binary, rendered as real lines render; no
-        /// public device log seen.
+        /// A format string found in Apple's decompiled binary, rendered as real lines render;
+        /// no public device log with it was seen.
         case binary
         /// This project's own shape: never seen in a public log, may not be Apple's wording.
         case reference

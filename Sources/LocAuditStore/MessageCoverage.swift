@@ -74,7 +74,15 @@ public struct MessageCoverage: Sendable, Codable {
         public var device: String
         /// Family -> events (every family, 0 when none).
         public var families: [String: Int]
+        /// Family -> how sure the wording of the patterns that recognised its events is:
+        /// `real`, `binary`, `reference` (`Provenance.Evidence`), and `unlabelled` for events
+        /// whose pattern carries no provenance (a user pattern without one, a pattern no longer
+        /// in the catalog, an App Privacy Report record). Every family, every key, 0 when none.
+        public var provenance: [String: [String: Int]]
     }
+
+    /// The keys of `Device.provenance`'s counts, in the order the text prints them.
+    public static let evidenceKeys = ["real", "binary", "reference", "unlabelled"]
     public var database: String
     public var devices: [Device]
 
@@ -83,18 +91,24 @@ public struct MessageCoverage: Sendable, Codable {
         let patterns = Dictionary(catalog.patterns.map { ($0.id, $0) }) { first, _ in first }
         return try Store(path: database, access: .read).connect(readOnly: true).read { db in
             var counts: [String: [MessageFamily: Int]] = [:]
+            var byEvidence: [String: [MessageFamily: [String: Int]]] = [:]
             for device in try String.fetchAll(db, sql: "SELECT id FROM devices ORDER BY id") { counts[device] = [:] }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT device_id, kind, pattern, process, count(*) AS events FROM events GROUP BY device_id, kind, pattern, process
                 """)
             for row in rows {
                 guard let kind = EventKind(rawValue: row["kind"]) else { continue }
-                let family = MessageFamily.of(kind: kind, pattern: patterns[row["pattern"] as String], process: row["process"], catalog: catalog)
+                let pattern = patterns[row["pattern"] as String]
+                let family = MessageFamily.of(kind: kind, pattern: pattern, process: row["process"], catalog: catalog)
                 counts[row["device_id"], default: [:]][family, default: 0] += row["events"] as Int
+                let evidence = pattern?.provenance?.evidence.rawValue ?? "unlabelled"
+                byEvidence[row["device_id"], default: [:]][family, default: [:]][evidence, default: 0] += row["events"] as Int
             }
             return MessageCoverage(database: database, devices: counts.keys.sorted().map { device in
                 Device(device: device, families: Dictionary(uniqueKeysWithValues: MessageFamily.allCases.map {
                     ($0.rawValue, counts[device]?[$0] ?? 0)
+                }), provenance: Dictionary(uniqueKeysWithValues: MessageFamily.allCases.map { family in
+                    (family.rawValue, Dictionary(uniqueKeysWithValues: evidenceKeys.map { ($0, byEvidence[device]?[family]?[$0] ?? 0) }))
                 }))
             })
         }
@@ -113,7 +127,11 @@ public struct MessageCoverage: Sendable, Codable {
                 if n == 0, let without = family.withoutIt {
                     out += "  \(name)\(count)  none: \(without)\n"
                 } else {
-                    out += "  \(name)\(count)  \(family.meaning)\n"
+                    // Which wording the events were read in: Apple's (real, binary) or ours (reference).
+                    let evidence = MessageCoverage.evidenceKeys.compactMap { key in
+                        (device.provenance[family.rawValue]?[key]).flatMap { $0 > 0 ? "\(key) \($0)" : nil }
+                    }
+                    out += "  \(name)\(count)  \(family.meaning)" + (evidence.isEmpty ? "" : " (\(evidence.joined(separator: ", ")))") + "\n"
                 }
             }
         }

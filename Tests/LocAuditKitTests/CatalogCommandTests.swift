@@ -4,7 +4,7 @@ import Testing
 
 /// `locaudit catalog show` and `locaudit catalog coverage`, the binary.
 @Suite struct CatalogCommandTests {
-    @Test("catalog show marks every pattern real or reference with its source")
+    @Test("catalog show marks every pattern real, binary or reference with its source")
     func provenance() throws {
         let result = try run(locauditExecutable, ["catalog", "show"])
         #expect(result.status == 0)
@@ -12,12 +12,15 @@ import Testing
         let patterns = try #require(json["patterns"] as? [[String: Any]])
         for pattern in patterns {
             let provenance = pattern["provenance"] as? [String: String]
-            #expect(["real", "reference"].contains(provenance?["evidence"] ?? ""), "\(pattern["id"] ?? "?")")
+            #expect(["real", "binary", "reference"].contains(provenance?["evidence"] ?? ""), "\(pattern["id"] ?? "?")")
             #expect((provenance?["source"]).map { !$0.isEmpty } == true, "\(pattern["id"] ?? "?")")
         }
         let evidence = Dictionary(uniqueKeysWithValues: patterns.map { ($0["id"] as! String, ($0["provenance"] as? [String: String])?["evidence"]) })
         #expect(evidence["system.app-state"] == "real")
         #expect(evidence["system.blue-bar"] == "reference")
+        // A format string of Apple's code with no pasted line is binary, not real.
+        #expect(evidence["app.resumed"] == "binary")
+        #expect(evidence["system.prompt-response.allow-once"] == "binary")
     }
 
     @Test("catalog coverage counts each family per device and says what a missing family leaves unjudged")
