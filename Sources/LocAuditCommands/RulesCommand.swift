@@ -133,7 +133,10 @@ enum RulesText {
 
     static func explain(_ r: RuleDescription) -> String {
         var out = "\(r.identifier) (\(r.severity.rawValue), \(r.scope.rawValue) rule, \(r.versionRange))\n\n"
-        out += r.description + "\n\n" + r.rationale + "\n\nSeed: \(r.seed)\n"
+        out += r.description + "\n\n" + r.rationale + "\n\n"
+        out += "Spec: docs/rules-model.md, `\(r.identifier)`\n"
+        for source in r.sources { out += "Apple: \(source)\n" }
+        out += "History (the seed notes version 1 was distilled from): \(r.seed)\n"
         if !r.facts.isEmpty {
             out += "\nReads (else not evaluable):\n"
             for fact in r.facts {

@@ -11,6 +11,12 @@ final class LogScript {
     private(set) var pid = 500
     let bundle = "com.example.app"
 
+    /// Lets `seconds` more pass before the next line (each line is a second after the last).
+    @discardableResult func wait(_ seconds: Int) -> LogScript {
+        second += seconds
+        return self
+    }
+
     private func stamp() -> String {
         second += 1
         return String(format: "Nov 20 %02d:%02d:%02d", 9 + second / 3600, second / 60 % 60, second % 60)

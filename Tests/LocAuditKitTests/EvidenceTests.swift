@@ -32,12 +32,13 @@ import Testing
     @Test("a background launch starts in the background: its deliveries are background deliveries")
     func backgroundLaunch() throws {
         let ws = try AuditWorkspace()
+        // v2: under When In Use an app launched in the background is not in use (iOS 12: no Allow Once to lapse).
         let log = LogScript().system("Bootstrapping app<com.example.app> with intent background", process: "SpringBoard[50]")
-            .told("AuthorizedAlways").property("allowsBackgroundLocationUpdates", 1).call("startUpdatingLocation").deliver()
-        try ws.ingest(log.text, os: "15.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.alwaysAndWhenInUse]))
+            .told("AuthorizedWhenInUse").property("allowsBackgroundLocationUpdates", 1).call("startUpdatingLocation").deliver()
+        try ws.ingest(log.text, os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.alwaysAndWhenInUse]))
         let report = try ws.audit()
         #expect(report.rules.contains("background-delivery-without-capability"))
-        #expect(report.findings.first { $0.rule == "background-delivery-without-capability" }?.message.contains("background mode") == true)
+        #expect(report.findings.first { $0.rule == "background-delivery-without-capability" }?.message.contains("launched in the background") == true)
     }
 
     // MARK: Manager flags
@@ -50,14 +51,15 @@ import Testing
                           os: "15.8", plist: .complete)
         let unknown = try midRun.audit()
         #expect(!unknown.rules.contains("background-delivery-without-capability"))
-        #expect(Self.notEvaluable(unknown, "background-delivery-without-capability").hasPrefix("background flag unknown"))
+        // v2: whether the app started its updates in use is what is unknown.
+        #expect(Self.notEvaluable(unknown, "background-delivery-without-capability").hasPrefix("in use unknown"))
 
         // From its launch, with the app's CoreLocation lines: a flag set YES would show, so it is NO.
         let launched = try AuditWorkspace()
         try launched.ingest(LogScript().launch().state("BackgroundRunning").told("AuthorizedWhenInUse").call("startUpdatingLocation")
-                                .deliver().text, os: "15.8", plist: .complete)
+                                .wait(30).deliver().text, os: "12.5.7", plist: .complete)
         let found = try launched.audit()
-        #expect(found.findings.first { $0.rule == "background-delivery-without-capability" }?.message.contains("\"NO\"") == true)
+        #expect(found.findings.first { $0.rule == "background-delivery-without-capability" }?.message.contains("allowsBackgroundLocationUpdates \"YES\"") == true)
     }
 
     // MARK: Blue bar

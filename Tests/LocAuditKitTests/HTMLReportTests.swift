@@ -152,7 +152,7 @@ struct RenderedAudit {
                           sessionStart: nil, time: "2026-11-20T09:00:05.000000Z", message: "blue bar", evidence: [],
                           fingerprint: "f1", timeUS: 0, osVersion: "10.3.3")
         let below = HTMLReporter.generateReport(Self.report(findings: [low], evaluated: 12), timelines: [], evidence: [:], options: ReportOptions())
-        #expect(below.contains("id=\"verdict\">PASS: 1 finding below high (1 low)</p>"))
+        #expect(below.contains("id=\"verdict\">PASS, 1 finding below high (1 low)</p>"))
     }
 
     @Test("a finding shown thousands of times quotes its first 50 lines and says how many more")

@@ -67,13 +67,14 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         ("delivery-after-termination", .medium, nil, .session),
         ("delivery-while-paused", .low, 6, .session),
         ("status-invalid-for-os", .medium, nil, .session),
+        ("background-updates-started-in-background", .medium, 9, .session),
         ("missing-usage-description", .high, 8, .configuration),
         ("background-flag-without-capability", .critical, 9, .configuration),
         ("deprecated-usage-key", .low, 11, .configuration),
         ("invalid-default-accuracy-reduced", .low, 14, .configuration),
     ]
 
-    @Test("the registry holds exactly the 19 rules of rules-model.md, ids unique")
+    @Test("the registry holds exactly the 20 rules of rules-model.md, ids unique")
     func registry() {
         let ids = RuleRegistry.descriptions.map(\.identifier)
         #expect(ids.count == Set(ids).count, "duplicate rule ids")

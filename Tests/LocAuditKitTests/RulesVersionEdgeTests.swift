@@ -18,24 +18,26 @@ struct VersionEdge: Sendable, CustomTestStringConvertible {
 }
 
 private let allKeys = ExamplePlist.complete
-private let oldAlwaysKey = ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["location"])
+// Built with a current SDK (v2: one built before iOS 11 keeps the old key).
+private let oldAlwaysKey = ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["location"], sdk: "17.0")
 private let noLocationMode = ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always, UsageKey.alwaysAndWhenInUse], backgroundModes: ["audio"])
 
-private func backgroundDelivery(_ status: String, flag: Bool = true, indicator: Bool = false, blueBar: Bool) -> String {
+private func backgroundDelivery(_ status: String, flag: Bool = true, indicator: Bool = false, blueBar: Bool, wait: Int = 0) -> String {
     // The device's logs carry indicator lines (hidden at launch): the blue bar is known.
     let s = LogScript().launch().blueBar(false).told(status)
     if flag { s.property("allowsBackgroundLocationUpdates", 1) }
     if indicator { s.property("showsBackgroundLocationIndicator", 1) }
     s.call("startUpdatingLocation").state("BackgroundRunning")
     if blueBar { s.blueBar(true) }
-    return s.deliver().text
+    return s.wait(wait).deliver().text
 }
 
 let versionEdges: [VersionEdge] = [
-    VersionEdge(rule: "background-delivery-without-capability", what: "Always, no location mode", before: "7.1.2", after: "8.4",
-                firesBefore: false, firesAfter: true, plist: noLocationMode, log: backgroundDelivery("AuthorizedAlways", blueBar: false)),
-    VersionEdge(rule: "background-delivery-without-capability", what: "capability, background flag NO", before: "8.4", after: "9.3.5",
-                firesBefore: false, firesAfter: true, plist: allKeys, log: backgroundDelivery("AuthorizedWhenInUse", flag: false, blueBar: true)),
+    // v2: not in use under When In Use (past the grace, kept in use by nothing); Always is no finding.
+    VersionEdge(rule: "background-delivery-without-capability", what: "WhenInUse, no location mode, past the grace", before: "7.1.2", after: "8.4",
+                firesBefore: false, firesAfter: true, plist: noLocationMode, log: backgroundDelivery("AuthorizedWhenInUse", blueBar: false, wait: 30)),
+    VersionEdge(rule: "background-delivery-without-capability", what: "capability, background flag NO, past the grace", before: "8.4", after: "9.3.5",
+                firesBefore: false, firesAfter: true, plist: allKeys, log: backgroundDelivery("AuthorizedWhenInUse", flag: false, blueBar: true, wait: 30)),
     VersionEdge(rule: "missing-blue-bar", what: "WhenInUse in background, no blue bar", before: "7.1.2", after: "8.4",
                 firesBefore: false, firesAfter: true, plist: allKeys, log: backgroundDelivery("AuthorizedWhenInUse", blueBar: false)),
     VersionEdge(rule: "missing-blue-bar", what: "Always in background, indicator YES, no blue bar", before: "10.3.3", after: "11.4",

@@ -93,8 +93,8 @@ struct AllowOncePersistingRule: StepRule {
         guard state.allowOnceLapsed == true else { return .unknown(.allowOnce) }
         let when = state.temporaryLapseUS.map { "after the app stopped being in use at \(Timestamps.isoUTC($0))" } ?? "after relaunch"
         if told {
-            return .violates("status still \"\(e.status!.rawValue)\" \(when) with no new grant: the temporary When In Use grant should have lapsed")
+            return .violates("status still \"\(e.status!.rawValue)\" \(when) with no new prompt: the Allow Once (or location-button) grant should have lapsed")
         }
-        return .violates("location delivered \(when) under a lapsed temporary When In Use grant")
+        return .violates("location delivered \(when) under a lapsed Allow Once (or location-button) grant")
     }
 }

@@ -51,10 +51,10 @@ struct RelaunchWithoutAlwaysRule: StepRule {
 
     static func precondition(_ session: ReplayedSession) -> Fact? {
         if session.behaviour == nil { return .iosVersion }
-        // A relaunch shows only where the device's logs carry relaunch lines.
-        if !session.initial.deviceLogs.relaunches { return .relaunchLines }
         // A session that is no relaunch and shows nothing of the app's location use tells nothing.
-        return session.hasAppLines || session.session.relaunched ? nil : .appLines
+        guard session.hasAppLines || session.session.relaunched else { return .appLines }
+        // A relaunch shows only where the device's logs carry relaunch lines.
+        return session.initial.deviceLogs.relaunches ? nil : .relaunchLines
     }
 
     static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
