@@ -307,6 +307,17 @@ enum Schema {
                 \(eventsView)
                 """)
         },
+        Migration("v12: a nightly run records what it owes the audit until its audit is recorded") { db in
+            try db.execute(sql: """
+                CREATE TABLE audit_owed (           -- one row per locaudit run between its ingest and its audit
+                    id INTEGER PRIMARY KEY,
+                    started_at TEXT NOT NULL,
+                    pid INTEGER NOT NULL,
+                    after_source INTEGER NOT NULL,  -- sources with a greater id were stored by it (or after it)
+                    after_event INTEGER NOT NULL    -- events with a greater id likewise
+                );
+                """)
+        },
     ] }
 
     /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every

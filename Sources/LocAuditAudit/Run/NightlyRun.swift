@@ -58,6 +58,9 @@ public struct RunReport: Sendable {
     public var archived: [(from: String, to: String)] = []
     /// Files that could not be moved, and why (they stay in the inbox).
     public var notArchived: [(path: String, why: String)] = []
+    /// When the earlier runs started that stored files but were stopped before their audit
+    /// (killed, a reboot, a timeout): this run audited what they stored, with its own.
+    public var owed: [String] = []
 
     public var newFiles: [FileReport] { ingest.files.filter { $0.outcome == .ingested } }
     /// New logs (not Info.plists, not ideviceinfo files).
@@ -107,8 +110,13 @@ public struct NightlyRun {
         defer { withExtendedLifetime(lock) {} }
         log.debug("locked \(lock.path)")
 
+        // What earlier runs stored but never audited (stopped between their ingest and their
+        // audit): settled first, in this run's audit. Then this run's own debt, recorded
+        // before anything is stored and settled once its audit is recorded.
+        let owed = try store.owedAudits()
+        let mine = try store.oweAudit()
         // New events get ids above this one: the scope query reads only them.
-        let lastEventBefore = try store.lastEventId()
+        let lastEventBefore = mine.afterEvent
         let (ready, settling) = try settled(Ingester.expand([options.inbox]))
         for path in settling {
             log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
@@ -138,12 +146,23 @@ public struct NightlyRun {
             log.warning("\(file.path): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
         }
 
-        if new.isEmpty {
+        NightlyRun.testHook("LOCAUDIT_TEST_STOP_BEFORE_AUDIT")
+        var owedScope: Scope? = nil
+        if !owed.isEmpty {
+            report.owed = owed.map(\.startedAt)
+            let earliest = AuditOwed(id: 0, startedAt: "", afterSource: owed.map(\.afterSource).min()!, afterEvent: owed.map(\.afterEvent).min()!)
+            owedScope = try scope(storedAfter: earliest, in: store)
+            for run in owed {
+                log.notice("the run started \(run.startedAt) stored files but was stopped before its audit; auditing what it stored with this run's")
+            }
+        }
+        let newScope = new.isEmpty ? nil : try scope(of: new, eventsAfter: lastEventBefore, in: store)
+        if new.isEmpty, owedScope?.apps.isEmpty ?? true {
             log.notice(report.failedFiles.isEmpty
                 ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
                 : "nothing new stored from \(options.inbox); \(report.failedFiles.count) files failed")
         } else {
-            (report.devices, report.apps) = try scope(of: new, eventsAfter: lastEventBefore, in: store)
+            (report.devices, report.apps) = NightlyRun.union(owedScope, newScope)
             if let apps = report.apps, apps.isEmpty {
                 log.notice("the \(new.count) new files mention no app; nothing to audit")
             } else {
@@ -155,8 +174,18 @@ public struct NightlyRun {
                 report.audit = try Auditor(databasePath: options.database, options: audit).run(progress: ProgressBar(quiet: !options.progress))
             }
         }
+        // The audit is recorded (or there was nothing to audit): this run and those before owe nothing.
+        try store.settle(owed + [mine])
         if let archive = options.archive { self.archive(into: archive, &report) }
         return report
+    }
+
+    /// A test hook, for the tests only: with `NAME=1` in the environment the process stops
+    /// itself (SIGSTOP) at the moment the hook names, so that a test can kill it (`kill -9`)
+    /// exactly there. `LOCAUDIT_TEST_STOP_BEFORE_AUDIT`: after the ingest, before the audit.
+    /// Listed in docs/architecture.md (Test hooks); no user needs one.
+    static func testHook(_ name: String) {
+        if ProcessInfo.processInfo.environment[name] == "1" { raise(SIGSTOP) }
     }
 
     /// The inbox's files split into those to read now and those still being written: a
@@ -177,6 +206,32 @@ public struct NightlyRun {
             if changing(path) || Ingester.sidecar(of: path).map(changing) == true { settling.append(path) } else { ready.append(path) }
         }
         return (ready, settling)
+    }
+
+    /// Devices (nil: every one) and apps to audit.
+    typealias Scope = (devices: Set<String>?, apps: Set<String>)
+
+    /// Two scopes as one: every device and app of either (a scope without apps adds nothing).
+    static func union(_ a: Scope?, _ b: Scope?) -> Scope {
+        let parts = [a, b].compactMap { $0 }.filter { !$0.apps.isEmpty }
+        guard let first = parts.first else { return [a, b].compactMap { $0 }.first ?? (devices: [], apps: []) }
+        return parts.dropFirst().reduce(first) { sum, next in
+            let devices = sum.devices.flatMap { d in next.devices.map { d.union($0) } }
+            return (devices: devices, apps: sum.apps.union(next.apps))
+        }
+    }
+
+    /// What the sources stored after a run's record touch (the run was stopped before its
+    /// audit), as `scope(of:)` reads it from the files' reports.
+    func scope(storedAfter owed: AuditOwed, in store: Store) throws -> Scope {
+        let stored = try store.stored(after: owed)
+        var apps = stored.plistApps
+        let sourceIds = stored.logs.map(\.sourceId)
+        if !sourceIds.isEmpty {
+            apps.formUnion(try store.apps(ofSources: sourceIds, eventsAfter: owed.afterEvent))
+        }
+        let devices: Set<String>? = stored.plistApps.isEmpty ? Set(stored.logs.compactMap(\.device)) : nil
+        return (devices, apps)
     }
 
     /// The devices and apps new files touch: the devices of new logs and the apps of their
