@@ -55,6 +55,8 @@ public struct FileReport: Codable, Sendable {
 public struct IngestReport: Codable, Sendable {
     public var database: String
     public var files: [FileReport]
+    /// Symbolic links inside a folder given: not followed, not read (absent when none).
+    public var skippedLinks: [String]?
 
     public var failed: Int { files.filter { $0.outcome == .failed }.count }
 
@@ -104,6 +106,7 @@ public struct IngestReport: Codable, Sendable {
                 }
             }
         }
+        for link in skippedLinks ?? [] { out += "skipped " + Ingester.linkSkipped(link, inside: "folder") + "\n" }
         let stored = files.filter { $0.outcome == .ingested }.count
         let already = files.filter { $0.outcome == .alreadyIngested }.count
         let events = files.compactMap(\.events).reduce(0, +)

@@ -117,7 +117,9 @@ public struct NightlyRun {
         let mine = try store.oweAudit()
         // New events get ids above this one: the scope query reads only them.
         let lastEventBefore = mine.afterEvent
-        let (ready, settling) = try settled(Ingester.expand([options.inbox]))
+        let inbox = try Ingester.expand([options.inbox])
+        for link in inbox.links { log.notice("\(Ingester.linkSkipped(link, inside: "inbox"))") }
+        let (ready, settling) = settled(inbox.files)
         for path in settling {
             log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
         }
