@@ -178,7 +178,7 @@ public struct NightlyRun {
         }
         // The audit is recorded (or there was nothing to audit): this run and those before owe nothing.
         try store.settle(owed + [mine])
-        if let archive = options.archive { self.archive(into: archive, &report) }
+        if let archive = options.archive { self.archive(into: archive, store: store, &report) }
         return report
     }
 
@@ -252,18 +252,30 @@ public struct NightlyRun {
 
     /// Moves every file that is in the store (new or already there), with its sidecar, to the
     /// archive under the same relative path. A failed file stays where it is, and so does a
-    /// file that ended inside a line (a copy that may yet be completed in place).
-    func archive(into archive: String, _ report: inout RunReport) {
+    /// file that ended inside a line (a copy that may yet be completed in place), and a file
+    /// whose bytes are no longer those the store holds (replaced since its ingest: the next
+    /// run reads it); a sidecar goes only with its log.
+    func archive(into archive: String, store: Store, _ report: inout RunReport) {
         let fm = FileManager.default
         let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
         let stored = report.ingest.files.filter { $0.outcome != .failed && $0.heldBackFrom == nil }.map(\.path)
-        let sidecars = stored.compactMap(Ingester.sidecar(of:))
+        let queue = try? store.connect(readOnly: true)
+        /// Whether these bytes (a file's size and SHA-256) are a file the store holds.
+        func inStore(_ path: String) -> Bool {
+            guard let queue, let size = FileIdentity(path)?.size else { return false }
+            return (try? Store.firstIngest(size: size, sha256: { try ByteStream.fileSHA256(path: path) }, in: queue)) != nil
+        }
         var moved = Set<String>()
-        for path in stored + sidecars {
+        func move(_ path: String, sidecar: Bool) -> Bool {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            guard absolute.hasPrefix(inbox + "/"), moved.insert(absolute).inserted else { continue }
+            guard absolute.hasPrefix(inbox + "/"), moved.insert(absolute).inserted else { return false }
             let target = URL(fileURLWithPath: archive).appendingPathComponent(String(absolute.dropFirst(inbox.count + 1)))
             do {
+                // The bytes the ingest read, still: else the file took the name since (mv, rsync).
+                let before = FileIdentity(path)
+                guard sidecar || inStore(path), let before, FileIdentity(path) == before else {
+                    throw IngestError(description: "changed since its ingest (another file took its name?); left in the inbox, the next run reads it")
+                }
                 guard !fm.fileExists(atPath: target.path) else {
                     throw IngestError(description: "\(target.path) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
                 }
@@ -271,10 +283,29 @@ public struct NightlyRun {
                 try fm.moveItem(atPath: path, toPath: target.path)
                 report.archived.append((path, target.path))
                 log.debug("archived \(path) -> \(target.path)")
+                return true
             } catch {
-                report.notArchived.append((path, "\(error)"))
-                log.warning("not archived \(path): \(error)")
+                let why = (error as? IngestError)?.description ?? "\(error)"
+                report.notArchived.append((path, why))
+                log.warning("not archived \(path): \(why)")
+                return false
             }
         }
+        for path in stored where move(path, sidecar: false) {
+            if let sidecar = Ingester.sidecar(of: path) { _ = move(sidecar, sidecar: true) }
+        }
+    }
+}
+
+/// What tells one file from the one that may take its name: device, inode, size and
+/// modification time.
+struct FileIdentity: Equatable {
+    let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNS: Int64
+
+    init?(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
+        (modified, modifiedNS) = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
     }
 }
