@@ -254,7 +254,11 @@ public struct NightlyRun {
     /// archive under the same relative path. A failed file stays where it is, and so does a
     /// file that ended inside a line (a copy that may yet be completed in place), and a file
     /// whose bytes are no longer those the store holds (replaced since its ingest: the next
-    /// run reads it); a sidecar goes only with its log.
+    /// run reads it). Across file systems a file is copied to a hidden temporary name beside
+    /// its target, synced, then renamed: a copy stopped half-way never stands under the
+    /// final name. A file already under the final name is verified: the same bytes (a move
+    /// stopped before the inbox's copy went) empty the inbox; bytes the store does not hold
+    /// (a copy an earlier version left truncated) are replaced.
     func archive(into archive: String, store: Store, _ report: inout RunReport) {
         let fm = FileManager.default
         let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
@@ -276,16 +280,25 @@ public struct NightlyRun {
                 guard sidecar || inStore(path), let before, FileIdentity(path) == before else {
                     throw IngestError(description: "changed since its ingest (another file took its name?); left in the inbox, the next run reads it")
                 }
-                guard !fm.fileExists(atPath: target.path) else {
-                    throw IngestError(description: "\(target.path) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
-                }
                 try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try fm.moveItem(atPath: path, toPath: target.path)
+                if fm.fileExists(atPath: target.path) {
+                    if FileIdentity.sameBytes(path, target.path) {
+                        try fm.removeItem(atPath: path)
+                        log.notice("\(path): already in the archive as \(target.path) (a move stopped before it was done); removed from the inbox")
+                        report.archived.append((path, target.path))
+                        return true
+                    }
+                    guard !sidecar, !inStore(target.path) else {
+                        throw IngestError(description: "\(target.path) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
+                    }
+                    log.notice("\(target.path) was not the file it names (a copy that was stopped?); replaced by \(path)")
+                }
+                try ArchiveMove.move(path, to: target.path)
                 report.archived.append((path, target.path))
                 log.debug("archived \(path) -> \(target.path)")
                 return true
             } catch {
-                let why = (error as? IngestError)?.description ?? "\(error)"
+                let why = (error as? IngestError)?.description ?? ArchiveMove.sentence(error)
                 report.notArchived.append((path, why))
                 log.warning("not archived \(path): \(why)")
                 return false
@@ -307,5 +320,75 @@ struct FileIdentity: Equatable {
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
         (modified, modifiedNS) = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// Whether two files hold the same bytes (sizes first, then SHA-256).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard let x = FileIdentity(a), let y = FileIdentity(b), x.size == y.size else { return false }
+        return (try? ByteStream.fileSHA256(path: a)) == (try? ByteStream.fileSHA256(path: b))
+    }
+}
+
+/// A move into the archive that never leaves a partial file under the final name.
+enum ArchiveMove {
+    /// The hidden name a copy across file systems is written under, beside its target.
+    static func temporary(_ target: String) -> String {
+        let url = URL(fileURLWithPath: target)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".locaudit-copy").path
+    }
+
+    /// `rename`, else (another file system) a copy to `temporary(target)`, synced, renamed
+    /// over the target, its folder synced; then the source is removed.
+    static func move(_ source: String, to target: String) throws {
+        if rename(source, target) == 0 { return }
+        guard errno == EXDEV else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let temporary = temporary(target)
+        unlink(temporary) // a leftover of a copy that was stopped
+        do {
+            try copy(source, to: temporary)
+            guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        let dir = open(URL(fileURLWithPath: target).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 { fsync(dir); close(dir) }
+        guard unlink(source) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    private static func copy(_ source: String, to target: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(input) }
+        let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            guard n > 0 else {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            var done = 0
+            while done < n {
+                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, n - done) }
+                guard w > 0 else {
+                    if w < 0, errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ENOSPC)
+                }
+                done += w
+            }
+        }
+        guard fsync(output) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// An error of a move as a sentence (no NSError text).
+    static func sentence(_ error: Error) -> String {
+        if let posix = error as? POSIXError {
+            return "cannot move it into the archive: \(String(cString: strerror(posix.code.rawValue))). Check the archive's folder (space, permissions); the file stays in the inbox."
+        }
+        return "cannot move it into the archive (\(error.localizedDescription)). Check the archive's folder (space, permissions); the file stays in the inbox."
     }
 }
