@@ -87,7 +87,14 @@ public final class Ingester: Sendable {
         bar.clear()
         // The store itself failed (full, read-only, damaged...): no later file could go in either.
         if let failure = storeFailure.value { throw failure }
-        let files = reports.withLock { $0.compactMap { $0 } }
+        var files = reports.withLock { $0.compactMap { $0 } }
+        // A folder that cannot be read fails as a file that cannot be read does.
+        for folder in expansion.unreadable {
+            var report = FileReport(path: folder, outcome: .failed, seconds: 0)
+            report.error = Ingester.unreadableFolder
+            files.append(report)
+            progressHandler?(report)
+        }
         try store.datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
         var report = IngestReport(database: store.path, files: files)
         if !expansion.links.isEmpty { report.skippedLinks = expansion.links }
@@ -100,11 +107,15 @@ public final class Ingester: Sendable {
         package var files: [String] = []
         /// Symbolic links inside a folder given: not followed, not read.
         package var links: [String] = []
+        /// Folders (given, or inside one) that cannot be read: their files were not listed.
+        package var unreadable: [String] = []
     }
 
     /// Files under the given paths, sorted, hidden files and databases left out. A path given
     /// that is a symbolic link is followed (as `find -H` does: `run --inbox LINK`, `ingest
-    /// LINK/`); inside a folder, links are not followed, and are listed in `links`.
+    /// LINK/`); inside a folder, links are not followed, and are listed in `links`; a folder
+    /// that cannot be read is listed in `unreadable` (the caller fails it, as a file that
+    /// cannot be read).
     package static func expand(_ paths: [String]) throws -> Expansion {
         var expansion = Expansion()
         let fm = FileManager.default
@@ -121,7 +132,10 @@ public final class Ingester: Sendable {
             var found: [String] = []
             func walk(_ relative: String) {
                 let dir = spelled(relative)
-                guard let names = try? fm.contentsOfDirectory(atPath: dir) else { return }
+                guard let names = try? fm.contentsOfDirectory(atPath: dir) else {
+                    expansion.unreadable.append(dir)
+                    return
+                }
                 for name in names where !name.hasPrefix(".") {
                     let inner = relative.isEmpty ? name : relative + "/" + name
                     var info = stat()
@@ -150,6 +164,9 @@ public final class Ingester: Sendable {
     package static func linkSkipped(_ path: String, inside: String) -> String {
         "\(path): a symbolic link inside the \(inside); skipped (a link is followed only when given on the command line: give its target, or copy the file in)"
     }
+
+    /// Why a folder's files were not read.
+    package static let unreadableFolder = "a folder that cannot be read (permission denied): none of its files were read. Let the user that runs locaudit read it (chmod u+rx, or through its group), or move it out of the inbox."
 
     static func looksLikeFacts(_ path: String) -> Bool {
         path.hasSuffix(".plist") || path.hasSuffix(".ideviceinfo.txt") || (path as NSString).lastPathComponent == "ideviceinfo.txt"

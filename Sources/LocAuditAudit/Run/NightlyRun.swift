@@ -119,7 +119,8 @@ public struct NightlyRun {
         let lastEventBefore = mine.afterEvent
         let inbox = try Ingester.expand([options.inbox])
         for link in inbox.links { log.notice("\(Ingester.linkSkipped(link, inside: "inbox"))") }
-        let (ready, settling) = settled(inbox.files)
+        // An unreadable folder goes on to the ingest, which fails it (exit 5) with a sentence.
+        let (ready, settling) = settled(inbox.files + inbox.unreadable)
         for path in settling {
             log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
         }
