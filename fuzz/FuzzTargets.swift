@@ -164,7 +164,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             _ = JSONScan.string(key: eventMessageKey, in: b, into: &out)
         }
     case .infoPlist:
-        _ = try? AppFacts.read(Data(bytes))
+        // As the ingest reads one: bounded first (a plist bomb never reaches Foundation).
+        if (try? PlistCost.check(bytes)) != nil { _ = try? AppFacts.read(Data(bytes)) }
     case .ideviceinfo:
         _ = IOSVersion(DeviceFacts.parse(ideviceinfo: String(decoding: bytes, as: UTF8.self)).osVersion)
     case .detect:

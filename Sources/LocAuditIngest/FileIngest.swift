@@ -127,6 +127,10 @@ struct FileIngest {
                 }
                 switch container {
                 case .infoPlist:
+                    // Bounded before Foundation reads it: shared references expand (PlistCost).
+                    do { try PlistCost.check(factsBytes) } catch let refusal as PlistCost.Refusal {
+                        throw IngestError(description: refusal.description)
+                    }
                     appId = try AppFacts.read(Data(factsBytes)).bundleId
                 case .deviceInfo:
                     writer.device = DeviceFacts.parse(ideviceinfo: String(decoding: factsBytes, as: UTF8.self))

@@ -55,6 +55,8 @@ public struct FileReport: Codable, Sendable {
 public struct IngestReport: Codable, Sendable {
     public var database: String
     public var files: [FileReport]
+    /// Symbolic links inside a folder given: not followed, not read (absent when none).
+    public var skippedLinks: [String]?
 
     public var failed: Int { files.filter { $0.outcome == .failed }.count }
 
@@ -70,19 +72,19 @@ public struct IngestReport: Codable, Sendable {
         for f in files {
             switch f.outcome {
             case .failed:
-                out += "FAILED  \(f.path): \(f.error ?? "unknown error")\n"
+                out += "FAILED  \(PrintableText.line(f.path)): \(f.error ?? "unknown error")\n"
             case .alreadyIngested:
-                out += "skipped \(f.path): already ingested" + (f.sameAs.map { $0 == f.path ? "" : " (same content as \($0))" } ?? "") + "\n"
+                out += "skipped \(PrintableText.line(f.path)): already ingested" + (f.sameAs.map { $0 == f.path ? "" : " (same content as \(PrintableText.line($0)))" } ?? "") + "\n"
             case .ingested where f.app != nil:
-                out += "ingested \(f.path)\n  info-plist · app \(f.app!)\n"
+                out += "ingested \(PrintableText.line(f.path))\n  info-plist · app \(PrintableText.line(f.app!))\n"
             case .ingested:
                 let device = f.device ?? "unknown device"
                 let ios = f.iosVersion.map { "iOS \($0)" } ?? "iOS unknown"
-                out += "ingested \(f.path)\n  \(f.container ?? "?") · \(device) · \(ios)"
+                out += "ingested \(PrintableText.line(f.path))\n  \(f.container ?? "?") · \(PrintableText.line(device)) · \(ios)"
                 if let a = f.firstTime, let b = f.lastTime { out += " · \(a) … \(b)\(f.zoneAssumed == true ? " (zone assumed UTC)" : "")" }
                 out += "\n"
-                if let from = f.zoneFrom { out += "  no zone in its lines: read at \(from), an export of the same device and period\n" }
-                for path in f.zoneGivenTo ?? [] { out += "  its offset re-timed \(path), an export of the same device and period without a zone\n" }
+                if let from = f.zoneFrom { out += "  no zone in its lines: read at \(PrintableText.line(from)), an export of the same device and period\n" }
+                for path in f.zoneGivenTo ?? [] { out += "  its offset re-timed \(PrintableText.line(path)), an export of the same device and period without a zone\n" }
                 if let lines = f.linesRead {
                     out += "  \(lines) lines, \(f.events ?? 0) events"
                     if let kinds = f.eventsByKind, !kinds.isEmpty {
@@ -104,10 +106,31 @@ public struct IngestReport: Codable, Sendable {
                 }
             }
         }
+        for link in skippedLinks ?? [] { out += "skipped " + Ingester.linkSkipped(link, inside: "folder") + "\n" }
         let stored = files.filter { $0.outcome == .ingested }.count
         let already = files.filter { $0.outcome == .alreadyIngested }.count
         let events = files.compactMap(\.events).reduce(0, +)
         out += "\(stored) ingested, \(already) already ingested, \(failed) failed; \(events) events into \(database)\n"
+        return out
+    }
+}
+
+/// Text from outside (a file name) as one printable line, wherever a log line or a summary
+/// shows it: a newline or carriage return as ⏎, ESC as ␛, any other control character as
+/// `\u{…}` (as the text report's `ReportText.oneLine`): a name cannot forge a log line or
+/// drive the terminal.
+package enum PrintableText {
+    package static func line(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n", "\r": out += "⏎"
+            case "\u{1B}": out += "␛"
+            default:
+                if scalar.properties.generalCategory == .control { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
         return out
     }
 }

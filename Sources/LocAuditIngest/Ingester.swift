@@ -51,7 +51,8 @@ public final class Ingester: Sendable {
     /// Ingests everything and reports on every file, in input order.
     public func run(progressHandler: (@Sendable (FileReport) -> Void)? = nil) throws -> IngestReport {
         let startedUS = Clock.nowUS()
-        var inputs = try Ingester.expand(options.paths)
+        let expansion = try Ingester.expand(options.paths)
+        var inputs = expansion.files
         // A sidecar travels with its log: it is read as that log's device facts, not listed on its own.
         let sidecars = Set(inputs.compactMap(Ingester.sidecar(of:)))
         inputs.removeAll { sidecars.contains($0) }
@@ -86,35 +87,86 @@ public final class Ingester: Sendable {
         bar.clear()
         // The store itself failed (full, read-only, damaged...): no later file could go in either.
         if let failure = storeFailure.value { throw failure }
-        let files = reports.withLock { $0.compactMap { $0 } }
+        var files = reports.withLock { $0.compactMap { $0 } }
+        // A folder that cannot be read fails as a file that cannot be read does.
+        for folder in expansion.unreadable {
+            var report = FileReport(path: folder, outcome: .failed, seconds: 0)
+            report.error = Ingester.unreadableFolder
+            files.append(report)
+            progressHandler?(report)
+        }
         try store.datePlists(since: startedUS, logs: files.filter { $0.outcome == .ingested && $0.app == nil }.compactMap(\.sourceId))
-        return IngestReport(database: store.path, files: files)
+        var report = IngestReport(database: store.path, files: files)
+        if !expansion.links.isEmpty { report.skippedLinks = expansion.links }
+        return report
     }
 
-    /// Files under the given paths, sorted, hidden files and databases left out.
-    package static func expand(_ paths: [String]) throws -> [String] {
-        var files: [String] = []
+    /// What the paths given hold: files, and what was not read in their folders.
+    package struct Expansion: Sendable {
+        /// Files, each folder's sorted, in the order of the paths given.
+        package var files: [String] = []
+        /// Symbolic links inside a folder given: not followed, not read.
+        package var links: [String] = []
+        /// Folders (given, or inside one) that cannot be read: their files were not listed.
+        package var unreadable: [String] = []
+    }
+
+    /// Files under the given paths, sorted, hidden files and databases left out. A path given
+    /// that is a symbolic link is followed (as `find -H` does: `run --inbox LINK`, `ingest
+    /// LINK/`); inside a folder, links are not followed, and are listed in `links`; a folder
+    /// that cannot be read is listed in `unreadable` (the caller fails it, as a file that
+    /// cannot be read).
+    package static func expand(_ paths: [String]) throws -> Expansion {
+        var expansion = Expansion()
         let fm = FileManager.default
         for path in paths {
             var isDir: ObjCBool = false
-            if path != "-", fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-                let base = URL(fileURLWithPath: path)
-                guard let walker = fm.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
-                                                 options: [.skipsHiddenFiles]) else { continue }
-                var found: [String] = []
-                for case let url as URL in walker {
-                    guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-                    let name = url.lastPathComponent
-                    if name.hasSuffix(".sqlite") || name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix(".md") { continue }
-                    found.append(path.hasSuffix("/") ? path + url.path.dropFirst(base.path.count + 1) : path + "/" + url.path.dropFirst(base.path.count + 1))
-                }
-                files += found.sorted()
-            } else {
-                files.append(path)
+            guard path != "-", fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+                expansion.files.append(path)
+                continue
             }
+            // Spelled from the path given: relative stays relative, the link stays the link.
+            func spelled(_ relative: String) -> String {
+                relative.isEmpty ? path : path.hasSuffix("/") ? path + relative : path + "/" + relative
+            }
+            var found: [String] = []
+            func walk(_ relative: String) {
+                let dir = spelled(relative)
+                guard let names = try? fm.contentsOfDirectory(atPath: dir) else {
+                    expansion.unreadable.append(dir)
+                    return
+                }
+                for name in names where !name.hasPrefix(".") {
+                    let inner = relative.isEmpty ? name : relative + "/" + name
+                    var info = stat()
+                    guard lstat(spelled(inner), &info) == 0 else { continue }
+                    switch info.st_mode & S_IFMT {
+                    case S_IFLNK:
+                        expansion.links.append(spelled(inner))
+                    case S_IFDIR:
+                        walk(inner)
+                    case S_IFREG:
+                        if name.hasSuffix(".sqlite") || name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix(".md") { continue }
+                        found.append(spelled(inner))
+                    default:
+                        continue // sockets, fifos, devices: never a log
+                    }
+                }
+            }
+            walk("")
+            expansion.files += found.sorted()
         }
-        return files
+        expansion.links.sort()
+        return expansion
     }
+
+    /// Why a link inside a folder is not read.
+    package static func linkSkipped(_ path: String, inside: String) -> String {
+        "\(PrintableText.line(path)): a symbolic link inside the \(inside); skipped (a link is followed only when given on the command line: give its target, or copy the file in)"
+    }
+
+    /// Why a folder's files were not read.
+    package static let unreadableFolder = "a folder that cannot be read (permission denied): none of its files were read. Let the user that runs locaudit read it (chmod u+rx, or through its group), or move it out of the inbox."
 
     static func looksLikeFacts(_ path: String) -> Bool {
         path.hasSuffix(".plist") || path.hasSuffix(".ideviceinfo.txt") || (path as NSString).lastPathComponent == "ideviceinfo.txt"

@@ -239,6 +239,11 @@ private final class Segment {
         guard case .stored(let id, let events, _, _, _) = try writer.commit(facts) else {
             throw IngestError(description: "the live source could not be stored (its row was taken by another content).")
         }
+        // Its row gone (deleted by hand, or by a prune that could not see the watch's lock):
+        // the events would stand under no source, and the end audit would not see them.
+        guard try LiveSourceRow.exists(id, in: db) else {
+            throw IngestError(description: "its live source (sources.id \(id)) was deleted while the watch wrote into it (a prune, or by hand); the lines since then stand under no source and the end audit cannot see them. Start the watch again to store them anew.")
+        }
         sourceId = id
         let written = try LiveSourceRow.written(source: id, afterId: lastEventId, in: db)
         lastEventId = written.lastId

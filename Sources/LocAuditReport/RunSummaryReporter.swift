@@ -32,7 +32,11 @@ public enum RunSummaryReporter {
                 out += "  \(ReportText.oneLine(f.path)): device \(ReportText.oneLine(device ?? "unknown")), iOS \(f.iosVersion ?? "unknown")\n"
             }
         }
-        if run.nothingNew {
+        for started in run.owed {
+            out += "\nThe run started \(started) stored files but was stopped before its audit (killed, a reboot, a timeout): "
+                + "what it stored is audited now, with this run's new files.\n"
+        }
+        if run.nothingNew, run.audit == nil {
             out += "\nNothing new: nothing audited.\n"
         } else if run.audit == nil {
             out += "\nThe new files mention no app: nothing audited.\n"

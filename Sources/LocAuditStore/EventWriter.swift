@@ -70,6 +70,7 @@ package final class EventWriter: ParseSink {
             executables[row["executable"]] = row["bundle_id"]
         }
         self.executables = executables
+        if live, continuing != nil { holdLiveSource() }
     }
 
     // MARK: ParseSink
@@ -154,6 +155,7 @@ package final class EventWriter: ParseSink {
                 VALUES ('', '', ?, 0, 0, 0, '', NULL, 0, 0, 0, '{}', '{}', '')
                 """, arguments: ["pending:\(UUID().uuidString)"])
             sourceId = db.lastInsertedRowID
+            if live { holdLiveSource() }
         }
         // What the caches hold is good for this transaction only.
         names = try EventNames(db)
@@ -166,6 +168,13 @@ package final class EventWriter: ParseSink {
         for e in buffer { try write(e) }
         buffer = []
         bufferedBytes = 0
+    }
+
+    /// A live source is this watch's until the process ends: `prune` leaves it
+    /// (`LiveSourceLock`). Taken inside the transaction that creates the row.
+    private func holdLiveSource() {
+        guard let sourceId, let file = sqlite3_db_filename(db.sqliteConnection, "main"), file.pointee != 0 else { return }
+        LiveSourceLock.hold(source: sourceId, database: String(cString: file))
     }
 
     /// Binds straight to SQLite: this runs once per event, and building GRDB's

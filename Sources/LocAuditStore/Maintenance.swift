@@ -14,6 +14,8 @@ public struct PruneReport: Sendable, Codable {
     public var findingsMarked = 0
     /// Audit runs whose per-check detail went (`audit_runs.checks_pruned_at`).
     public var runsThinned = 0
+    /// Sources old enough to go that a running `locaudit watch` still writes into (`LiveSourceLock`): kept.
+    public var liveKept = 0
     /// Database file plus its WAL, checkpointed, before and after `VACUUM`.
     public var bytesBefore: Int64
     public var bytesAfter: Int64
@@ -24,6 +26,7 @@ public struct PruneReport: Sendable, Codable {
             + "\(findingsMarked) findings and \(sessionsMarked) sessions marked as pruned (never resolved), "
             + "what the replay knew kept for \(checkpoints) apps on their devices; "
             + "\(runsThinned) older audit runs thinned to their counts.\n"
+            + (liveKept > 0 ? "kept \(liveKept) live sources a running locaudit watch still writes into; a prune after the watch ends removes them.\n" : "")
     }
 }
 
@@ -114,7 +117,14 @@ public enum Maintenance {
                 WHERE checks IS NOT NULL AND started_at < ? AND id NOT IN (SELECT id FROM audit_runs ORDER BY id DESC LIMIT ?)
                 """, arguments: [Clock.nowISO(), cutoff, max(0, keepChecks)])
             report.runsThinned = db.changesCount
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE last_time IS NOT NULL AND last_time < ?", arguments: [cutoff])
+            var ids = try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE last_time IS NOT NULL AND last_time < ?", arguments: [cutoff])
+            // A watch's source stays while the watch runs: its end audit reads it (under the
+            // write lock: a watch takes its lock inside the transaction that creates the row).
+            let live = try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE content_sha256 LIKE 'live:%' AND id IN (SELECT value FROM json_each(?))",
+                                          arguments: [jsonText(ids)])
+            let held = LiveSourceLock.held(live, database: database)
+            ids.removeAll(where: held.contains)
+            report.liveKept = held.count
             guard !ids.isEmpty else { return report }
             try keepKnowledge(removing: Set(ids), report: &report, in: db)
             // `event_rows` has no index on source_id: one scan for every source at once. A

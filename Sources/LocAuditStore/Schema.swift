@@ -307,7 +307,18 @@ enum Schema {
                 \(eventsView)
                 """)
         },
-        Migration("v12: an Info.plist's build SDK and explicit service sessions") { db in
+        Migration("v12: a nightly run records what it owes the audit until its audit is recorded") { db in
+            try db.execute(sql: """
+                CREATE TABLE audit_owed (           -- one row per locaudit run between its ingest and its audit
+                    id INTEGER PRIMARY KEY,
+                    started_at TEXT NOT NULL,
+                    pid INTEGER NOT NULL,
+                    after_source INTEGER NOT NULL,  -- sources with a greater id were stored by it (or after it)
+                    after_event INTEGER NOT NULL    -- events with a greater id likewise
+                );
+                """)
+        },
+        Migration("v13: an Info.plist's build SDK and explicit service sessions") { db in
             // Rules model v2: the SDK an app was built with decides some rules (the Always
             // key on iOS 11+); NSLocationRequireExplicitServiceSession is shown.
             try db.execute(sql: """

@@ -104,8 +104,10 @@ func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
 /// The package root, found from this file.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The `locaudit` executable built alongside the tests.
+/// The `locaudit` executable built alongside the tests, or `$LOCAUDIT_TEST_EXECUTABLE` (to run
+/// a test against another build: an older one shows that the test fails without the change).
 var locauditExecutable: String {
+    if let other = ProcessInfo.processInfo.environment["LOCAUDIT_TEST_EXECUTABLE"], !other.isEmpty { return other }
     let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
                       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
     for dir in candidates {

@@ -58,6 +58,9 @@ public struct RunReport: Sendable {
     public var archived: [(from: String, to: String)] = []
     /// Files that could not be moved, and why (they stay in the inbox).
     public var notArchived: [(path: String, why: String)] = []
+    /// When the earlier runs started that stored files but were stopped before their audit
+    /// (killed, a reboot, a timeout): this run audited what they stored, with its own.
+    public var owed: [String] = []
 
     public var newFiles: [FileReport] { ingest.files.filter { $0.outcome == .ingested } }
     /// New logs (not Info.plists, not ideviceinfo files).
@@ -107,11 +110,19 @@ public struct NightlyRun {
         defer { withExtendedLifetime(lock) {} }
         log.debug("locked \(lock.path)")
 
+        // What earlier runs stored but never audited (stopped between their ingest and their
+        // audit): settled first, in this run's audit. Then this run's own debt, recorded
+        // before anything is stored and settled once its audit is recorded.
+        let owed = try store.owedAudits()
+        let mine = try store.oweAudit()
         // New events get ids above this one: the scope query reads only them.
-        let lastEventBefore = try store.lastEventId()
-        let (ready, settling) = try settled(Ingester.expand([options.inbox]))
+        let lastEventBefore = mine.afterEvent
+        let inbox = try Ingester.expand([options.inbox])
+        for link in inbox.links { log.notice("\(Ingester.linkSkipped(link, inside: "inbox"))") }
+        // An unreadable folder goes on to the ingest, which fails it (exit 5) with a sentence.
+        let (ready, settling) = settled(inbox.files + inbox.unreadable)
         for path in settling {
-            log.notice("\(path): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
+            log.notice("\(PrintableText.line(path)): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
         }
         var ingestOptions = IngestOptions(paths: ready)
         ingestOptions.inventory = options.inventory
@@ -123,27 +134,38 @@ public struct NightlyRun {
         let ingest = try Ingester(store: store, options: ingestOptions).run { [log] file in
             switch file.outcome {
             case .ingested:
-                log.info("ingested \(file.path): \(file.device ?? file.app ?? "?"), \(file.events ?? 0) events")
+                log.info("ingested \(PrintableText.line(file.path)): \(PrintableText.line(file.device ?? file.app ?? "?")), \(file.events ?? 0) events")
                 if let line = file.heldBackFrom {
-                    log.notice("\(file.path) ends inside line \(line): held back from there, the file stays in the inbox")
+                    log.notice("\(PrintableText.line(file.path)) ends inside line \(line): held back from there, the file stays in the inbox")
                 }
-            case .alreadyIngested: log.debug("already ingested \(file.path)")
-            case .failed: log.error("FAILED \(file.path): \(file.error ?? "unknown error")")
+            case .alreadyIngested: log.debug("already ingested \(PrintableText.line(file.path))")
+            case .failed: log.error("FAILED \(PrintableText.line(file.path)): \(file.error ?? "unknown error")")
             }
         }
         let new = ingest.files.filter { $0.outcome == .ingested }
         let unknown = new.filter { $0.isLog && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
         var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown, settling: settling, settle: options.settle)
         for file in unknown {
-            log.warning("\(file.path): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
+            log.warning("\(PrintableText.line(file.path)): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
         }
 
-        if new.isEmpty {
+        NightlyRun.testHook("LOCAUDIT_TEST_STOP_BEFORE_AUDIT")
+        var owedScope: Scope? = nil
+        if !owed.isEmpty {
+            report.owed = owed.map(\.startedAt)
+            let earliest = AuditOwed(id: 0, startedAt: "", afterSource: owed.map(\.afterSource).min()!, afterEvent: owed.map(\.afterEvent).min()!)
+            owedScope = try scope(storedAfter: earliest, in: store)
+            for run in owed {
+                log.notice("the run started \(run.startedAt) stored files but was stopped before its audit; auditing what it stored with this run's")
+            }
+        }
+        let newScope = new.isEmpty ? nil : try scope(of: new, eventsAfter: lastEventBefore, in: store)
+        if new.isEmpty, owedScope?.apps.isEmpty ?? true {
             log.notice(report.failedFiles.isEmpty
-                ? "nothing new in \(options.inbox) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
-                : "nothing new stored from \(options.inbox); \(report.failedFiles.count) files failed")
+                ? "nothing new in \(PrintableText.line(options.inbox)) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
+                : "nothing new stored from \(PrintableText.line(options.inbox)); \(report.failedFiles.count) files failed")
         } else {
-            (report.devices, report.apps) = try scope(of: new, eventsAfter: lastEventBefore, in: store)
+            (report.devices, report.apps) = NightlyRun.union(owedScope, newScope)
             if let apps = report.apps, apps.isEmpty {
                 log.notice("the \(new.count) new files mention no app; nothing to audit")
             } else {
@@ -155,8 +177,18 @@ public struct NightlyRun {
                 report.audit = try Auditor(databasePath: options.database, options: audit).run(progress: ProgressBar(quiet: !options.progress))
             }
         }
-        if let archive = options.archive { self.archive(into: archive, &report) }
+        // The audit is recorded (or there was nothing to audit): this run and those before owe nothing.
+        try store.settle(owed + [mine])
+        if let archive = options.archive { self.archive(into: archive, store: store, &report) }
         return report
+    }
+
+    /// A test hook, for the tests only: with `NAME=1` in the environment the process stops
+    /// itself (SIGSTOP) at the moment the hook names, so that a test can kill it (`kill -9`)
+    /// exactly there. `LOCAUDIT_TEST_STOP_BEFORE_AUDIT`: after the ingest, before the audit.
+    /// Listed in docs/architecture.md (Test hooks); no user needs one.
+    static func testHook(_ name: String) {
+        if ProcessInfo.processInfo.environment[name] == "1" { raise(SIGSTOP) }
     }
 
     /// The inbox's files split into those to read now and those still being written: a
@@ -179,6 +211,32 @@ public struct NightlyRun {
         return (ready, settling)
     }
 
+    /// Devices (nil: every one) and apps to audit.
+    typealias Scope = (devices: Set<String>?, apps: Set<String>)
+
+    /// Two scopes as one: every device and app of either (a scope without apps adds nothing).
+    static func union(_ a: Scope?, _ b: Scope?) -> Scope {
+        let parts = [a, b].compactMap { $0 }.filter { !$0.apps.isEmpty }
+        guard let first = parts.first else { return [a, b].compactMap { $0 }.first ?? (devices: [], apps: []) }
+        return parts.dropFirst().reduce(first) { sum, next in
+            let devices = sum.devices.flatMap { d in next.devices.map { d.union($0) } }
+            return (devices: devices, apps: sum.apps.union(next.apps))
+        }
+    }
+
+    /// What the sources stored after a run's record touch (the run was stopped before its
+    /// audit), as `scope(of:)` reads it from the files' reports.
+    func scope(storedAfter owed: AuditOwed, in store: Store) throws -> Scope {
+        let stored = try store.stored(after: owed)
+        var apps = stored.plistApps
+        let sourceIds = stored.logs.map(\.sourceId)
+        if !sourceIds.isEmpty {
+            apps.formUnion(try store.apps(ofSources: sourceIds, eventsAfter: owed.afterEvent))
+        }
+        let devices: Set<String>? = stored.plistApps.isEmpty ? Set(stored.logs.compactMap(\.device)) : nil
+        return (devices, apps)
+    }
+
     /// The devices and apps new files touch: the devices of new logs and the apps of their
     /// events; a new Info.plist touches its app on every device.
     func scope(of new: [FileReport], eventsAfter lastEventBefore: Int64, in store: Store) throws -> (devices: Set<String>?, apps: Set<String>) {
@@ -195,29 +253,143 @@ public struct NightlyRun {
 
     /// Moves every file that is in the store (new or already there), with its sidecar, to the
     /// archive under the same relative path. A failed file stays where it is, and so does a
-    /// file that ended inside a line (a copy that may yet be completed in place).
-    func archive(into archive: String, _ report: inout RunReport) {
+    /// file that ended inside a line (a copy that may yet be completed in place), and a file
+    /// whose bytes are no longer those the store holds (replaced since its ingest: the next
+    /// run reads it). Across file systems a file is copied to a hidden temporary name beside
+    /// its target, synced, then renamed: a copy stopped half-way never stands under the
+    /// final name. A file already under the final name is verified: the same bytes (a move
+    /// stopped before the inbox's copy went) empty the inbox; bytes the store does not hold
+    /// (a copy an earlier version left truncated) are replaced.
+    func archive(into archive: String, store: Store, _ report: inout RunReport) {
         let fm = FileManager.default
         let inbox = URL(fileURLWithPath: options.inbox).standardizedFileURL.path
         let stored = report.ingest.files.filter { $0.outcome != .failed && $0.heldBackFrom == nil }.map(\.path)
-        let sidecars = stored.compactMap(Ingester.sidecar(of:))
+        let queue = try? store.connect(readOnly: true)
+        /// Whether these bytes (a file's size and SHA-256) are a file the store holds.
+        func inStore(_ path: String) -> Bool {
+            guard let queue, let size = FileIdentity(path)?.size else { return false }
+            return (try? Store.firstIngest(size: size, sha256: { try ByteStream.fileSHA256(path: path) }, in: queue)) != nil
+        }
         var moved = Set<String>()
-        for path in stored + sidecars {
+        func move(_ path: String, sidecar: Bool) -> Bool {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            guard absolute.hasPrefix(inbox + "/"), moved.insert(absolute).inserted else { continue }
+            guard absolute.hasPrefix(inbox + "/"), moved.insert(absolute).inserted else { return false }
             let target = URL(fileURLWithPath: archive).appendingPathComponent(String(absolute.dropFirst(inbox.count + 1)))
             do {
-                guard !fm.fileExists(atPath: target.path) else {
-                    throw IngestError(description: "\(target.path) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
+                // The bytes the ingest read, still: else the file took the name since (mv, rsync).
+                let before = FileIdentity(path)
+                guard sidecar || inStore(path), let before, FileIdentity(path) == before else {
+                    throw IngestError(description: "changed since its ingest (another file took its name?); left in the inbox, the next run reads it")
                 }
                 try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try fm.moveItem(atPath: path, toPath: target.path)
+                if fm.fileExists(atPath: target.path) {
+                    if FileIdentity.sameBytes(path, target.path) {
+                        try fm.removeItem(atPath: path)
+                        log.notice("\(PrintableText.line(path)): already in the archive as \(PrintableText.line(target.path)) (a move stopped before it was done); removed from the inbox")
+                        report.archived.append((path, target.path))
+                        return true
+                    }
+                    guard !sidecar, !inStore(target.path) else {
+                        throw IngestError(description: "\(PrintableText.line(target.path)) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
+                    }
+                    log.notice("\(PrintableText.line(target.path)) was not the file it names (a copy that was stopped?); replaced by \(PrintableText.line(path))")
+                }
+                try ArchiveMove.move(path, to: target.path)
                 report.archived.append((path, target.path))
-                log.debug("archived \(path) -> \(target.path)")
+                log.debug("archived \(PrintableText.line(path)) -> \(PrintableText.line(target.path))")
+                return true
             } catch {
-                report.notArchived.append((path, "\(error)"))
-                log.warning("not archived \(path): \(error)")
+                let why = (error as? IngestError)?.description ?? ArchiveMove.sentence(error)
+                report.notArchived.append((path, why))
+                log.warning("not archived \(PrintableText.line(path)): \(PrintableText.line(why))")
+                return false
             }
         }
+        for path in stored where move(path, sidecar: false) {
+            if let sidecar = Ingester.sidecar(of: path) { _ = move(sidecar, sidecar: true) }
+        }
+    }
+}
+
+/// What tells one file from the one that may take its name: device, inode, size and
+/// modification time.
+struct FileIdentity: Equatable {
+    let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNS: Int64
+
+    init?(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
+        (modified, modifiedNS) = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// Whether two files hold the same bytes (sizes first, then SHA-256).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard let x = FileIdentity(a), let y = FileIdentity(b), x.size == y.size else { return false }
+        return (try? ByteStream.fileSHA256(path: a)) == (try? ByteStream.fileSHA256(path: b))
+    }
+}
+
+/// A move into the archive that never leaves a partial file under the final name.
+enum ArchiveMove {
+    /// The hidden name a copy across file systems is written under, beside its target.
+    static func temporary(_ target: String) -> String {
+        let url = URL(fileURLWithPath: target)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".locaudit-copy").path
+    }
+
+    /// `rename`, else (another file system) a copy to `temporary(target)`, synced, renamed
+    /// over the target, its folder synced; then the source is removed.
+    static func move(_ source: String, to target: String) throws {
+        if rename(source, target) == 0 { return }
+        guard errno == EXDEV else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let temporary = temporary(target)
+        unlink(temporary) // a leftover of a copy that was stopped
+        do {
+            try copy(source, to: temporary)
+            guard rename(temporary, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        let dir = open(URL(fileURLWithPath: target).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 { fsync(dir); close(dir) }
+        guard unlink(source) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    private static func copy(_ source: String, to target: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(input) }
+        let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            guard n > 0 else {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            var done = 0
+            while done < n {
+                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, n - done) }
+                guard w > 0 else {
+                    if w < 0, errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ENOSPC)
+                }
+                done += w
+            }
+        }
+        guard fsync(output) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// An error of a move as a sentence (no NSError text).
+    static func sentence(_ error: Error) -> String {
+        if let posix = error as? POSIXError {
+            return "cannot move it into the archive: \(String(cString: strerror(posix.code.rawValue))). Check the archive's folder (space, permissions); the file stays in the inbox."
+        }
+        return "cannot move it into the archive (\(error.localizedDescription)). Check the archive's folder (space, permissions); the file stays in the inbox."
     }
 }

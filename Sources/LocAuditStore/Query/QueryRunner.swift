@@ -23,6 +23,12 @@ public enum QueryRunner {
             guard statement.isReadonly else {
                 throw QueryError(wouldWrite)
             }
+            // SQLite counts ATTACH and DETACH as read-only (they change the connection, not a
+            // file), and fts3_tokenizer hands out (or, with two arguments, takes) a process
+            // address: refused as the writes are, before anything runs.
+            if let name = try connectionChange(sql, in: db) {
+                throw QueryError("\(name) is refused: `locaudit query` only reads its own store (ATTACH, DETACH and fts3_tokenizer are not run). Use the sqlite3 shell to join other databases.")
+            }
             let count = sqlite3_bind_parameter_count(statement.sqliteStatement)
             var names: [String] = []
             for i in stride(from: Int32(1), through: count, by: 1) {
@@ -84,6 +90,24 @@ public enum QueryRunner {
             throw QueryError(oneAtATime)
         }
         return statement
+    }
+
+    /// The functions SQLite compiles ATTACH, DETACH and `fts3_tokenizer` into, by the name a
+    /// user knows them by.
+    static let refusedFunctions = ["sqlite_attach(": "ATTACH", "sqlite_detach(": "DETACH", "fts3_tokenizer(": "fts3_tokenizer"]
+
+    /// The refused operation the statement would run, read from its program (`EXPLAIN`:
+    /// each call's function is named in `p4`, `sqlite_attach(3)`); nil when none.
+    static func connectionChange(_ sql: String, in db: Database) throws -> String? {
+        // Parameters stay unbound (NULL): the program is the same.
+        guard let explain = try? db.makeStatement(sql: "EXPLAIN " + sql) else { return nil }
+        explain.setUncheckedArguments(StatementArguments())
+        guard let program = try? Row.fetchAll(explain) else { return nil }
+        for row in program {
+            guard case .string(let p4) = (row["p4"] as DatabaseValue).storage else { continue }
+            if let name = refusedFunctions.first(where: { p4.hasPrefix($0.key) })?.value { return name }
+        }
+        return nil
     }
 
     /// Runs a saved query with its parameters' defaults.

@@ -50,6 +50,11 @@ package struct LiveSourceRow: Sendable {
         return (groups, last ?? afterId)
     }
 
+    /// Whether a source's row is still there.
+    package static func exists(_ source: Int64, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sources WHERE id = ?)", arguments: [source]) ?? false
+    }
+
     /// The device a source's lines were stored under.
     package static func device(of source: Int64, in db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT device_id FROM sources WHERE id = ?", arguments: [source])
