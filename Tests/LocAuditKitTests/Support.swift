@@ -104,6 +104,10 @@ func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
 /// The package root, found from this file.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// The real files from public sources (`Fixtures/real/`, a resource of this target, read as
+/// `Expected/` is: from the test bundle), byte for byte as they were published.
+let realFixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/real")
+
 /// The `locaudit` executable built alongside the tests.
 var locauditExecutable: String {
     let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
