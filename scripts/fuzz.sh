@@ -14,7 +14,7 @@
 # mobile-installation, message-only, sysdiagnose with its tar reader) with the built-in catalog, message-fields, timestamps, vis,
 # json-unescape, info-plist, ideviceinfo, detect.
 #
-# Seeds: samples/ and ../shared/fixtures/real/ (gzip inflated, cut at line ends into pieces
+# Seeds: samples/ and Tests/LocAuditKitTests/Fixtures/real/ (gzip inflated, cut at line ends into pieces
 # of at most 4 KiB), read at run time; each target keeps the inputs it finds in
 # $FUZZ_OUT/corpus/TARGET. Prints the inputs executed per target and in total; exits 1 on
 # any crash, with the crashing input under $FUZZ_OUT/crashes/ and the command that replays it.
@@ -81,8 +81,8 @@ while IFS= read -r -d '' f; do
               [[ $(stat -c %s "$f") -le $MAX_LEN ]] && cp "$f" "$SEEDS/$n-gz" ;;  # for the gzip target
         *) split -C 4096 "$f" "$SEEDS/$n-" ;;
     esac
-done < <(find samples ../shared/fixtures/real -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
-echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/ and ../shared/fixtures/real/" >&2
+done < <(find samples Tests/LocAuditKitTests/Fixtures/real -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
+echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/ and Tests/LocAuditKitTests/Fixtures/real/" >&2
 
 # ---------------------------------------------------------------- run
 mkdir -p "$OUT/crashes" "$OUT/logs"
