@@ -110,8 +110,9 @@ let package = Package(
                 "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
                 "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral", "LocAuditKit", "LocAuditCommands", grdb,
             ],
-            // Expected reporter outputs (style.md: reporters are tested against expected files).
-            resources: [.copy("Expected")]
+            // Expected reporter outputs (style.md: reporters are tested against expected files),
+            // and the real files from public sources (Fixtures/real, byte for byte).
+            resources: [.copy("Expected"), .copy("Fixtures")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -14,9 +14,9 @@
 # mobile-installation, message-only, sysdiagnose with its tar reader) with the built-in catalog, message-fields, timestamps, vis,
 # json-unescape, info-plist, ideviceinfo, detect.
 #
-# Seeds: samples/, ../shared/fixtures/real/ and fuzz/seeds/ (inputs that once broke a parser:
-# info-plist-bomb.plist, nine levels of shared references) (gzip inflated, cut at line ends
-# into pieces of at most 4 KiB), read at run time; each target keeps the inputs it finds in
+# Seeds: samples/, Tests/LocAuditKitTests/Fixtures/real/ and fuzz/seeds/ (inputs that once broke a
+# parser: info-plist-bomb.plist, nine levels of shared references) (gzip inflated, cut at line
+# ends into pieces of at most 4 KiB), read at run time; each target keeps the inputs it finds in
 # $FUZZ_OUT/corpus/TARGET. Prints the inputs executed per target and in total; exits 1 on
 # any crash, with the crashing input under $FUZZ_OUT/crashes/ and the command that replays it.
 # Environment: FUZZ_OUT, FUZZ_TARGETS (a space-separated subset), FUZZ_MAX_LEN (default 8192).
@@ -82,8 +82,8 @@ while IFS= read -r -d '' f; do
               [[ $(stat -c %s "$f") -le $MAX_LEN ]] && cp "$f" "$SEEDS/$n-gz" ;;  # for the gzip target
         *) split -C 4096 "$f" "$SEEDS/$n-" ;;
     esac
-done < <(find samples ../shared/fixtures/real fuzz/seeds -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
-echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/, ../shared/fixtures/real/ and fuzz/seeds/" >&2
+done < <(find samples Tests/LocAuditKitTests/Fixtures/real fuzz/seeds -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
+echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/, Tests/LocAuditKitTests/Fixtures/real/ and fuzz/seeds/" >&2
 
 # ---------------------------------------------------------------- run
 mkdir -p "$OUT/crashes" "$OUT/logs"

@@ -13,7 +13,7 @@ evenly over the devices. --single (or --devices 1) writes one file.
 Lines: mostly noise from ~30 system processes (varied messages, pids and
 numbers, a few vis-escaped bytes and multi-line records), and about
 --location-share of lines that are location events in the shapes of
-shared/docs/log-formats.md, organised into app sessions (launch, state
+docs/log-formats.md, organised into app sessions (launch, state
 changes, requests and prompts, deliveries about every second, background
 with or without blue bar, termination) for ~5 apps per device, iOS 12..18.
 About 4% of sessions carry an anomaly (missing blue bar, precise fix under

@@ -1,4 +1,4 @@
-"""What the sample and fleet generators share: the log lines of shared/docs/log-formats.md
+"""What the sample and fleet generators share: the log lines of docs/log-formats.md
 (CoreLocation's and locationd's JSON-like messages, SpringBoard's launch line), the syslog
 clock's month names, syslog_relay's vis(3) escaping, and a device's identity (UDID, ECID,
 serial, MAC addresses) drawn from its name.
@@ -62,7 +62,7 @@ def udid(name: str, chip: int, new_style: bool) -> str:
 
 
 # --------------------------------------------------------------------------
-# location lines (shared/docs/log-formats.md), message text only
+# location lines (docs/log-formats.md), message text only
 # --------------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ Deterministic: the same script writes the same bytes (fixed seeds, gzip
 mtime 0, sorted plist keys). Everything under the output folder that this
 script owns (devices/, apps/, logs/, broken/, containers/, README.md) is rewritten.
 
-Message shapes follow shared/docs/log-formats.md; the scenarios (and the
+Message shapes follow docs/log-formats.md; the scenarios (and the
 findings a tester should expect from them) are listed in samples/README.md,
 which this script also writes.
 """
@@ -1748,7 +1748,7 @@ def write_readme(path, out):
     s = ["# samples", "",
          "Small, realistic inputs for locaudit, written by `python3 scripts/make_samples.py` (deterministic: "
          "re-running it rewrites these files byte for byte). Message shapes are those of "
-         "`shared/docs/log-formats.md`; rule ids those of `shared/docs/rules-model.md`.", "",
+         "`docs/log-formats.md`; rule ids those of `docs/rules-model.md`.", "",
          "- `devices/`: `ideviceinfo` output of the 8 test devices (one iOS version each).",
          "- `apps/`: Info.plists of the apps under test (`com.example.runner` and `com.example.tracker` are "
          "**binary** plists, the others XML).",

@@ -52,7 +52,7 @@ import Testing
     @Test("on every line of the real exports, the built-in catalog's anchors are found where the search one by one finds them")
     func realLines() throws {
         let anchors = Catalog.builtin.anchors.anchors
-        let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+        let dir = realFixtures
         var lines = 0
         var hits = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where !name.hasSuffix(".md") {

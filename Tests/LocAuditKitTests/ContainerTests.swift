@@ -3,7 +3,7 @@ import Testing
 @testable import LocAuditNormalise
 
 @Suite struct ContainerTests {
-    static let realPrivacyReport = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real/ios_app_privacy_report.ndjson").path
+    static let realPrivacyReport = realFixtures.appendingPathComponent("ios_app_privacy_report.ndjson").path
 
     @Test func theRealAppPrivacyReportGivesOneLocationInterval() throws {
         let ws = try Workspace()

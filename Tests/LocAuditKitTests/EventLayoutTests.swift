@@ -20,7 +20,7 @@ import Testing
                 + "\"altitude\":46.0, \"horizontalAccuracy\":5, \"verticalAccuracy\":10.7, \"speed\":0.86, \"course\":5.6, "
                 + "\"timestamp\":816822021.17, \"floor\":0}}",
         ]
-        let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/fixtures/real")
+        let real = realFixtures
         for file in try FileManager.default.contentsOfDirectory(atPath: real.path).sorted() where !file.hasSuffix(".md") {
             let text = String(decoding: try Data(contentsOf: real.appendingPathComponent(file)), as: UTF8.self)
             messages += text.split(separator: "\n").map(String.init)

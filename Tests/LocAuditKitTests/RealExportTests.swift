@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// The real exports of `../shared/fixtures/real/`, read unedited: what the containers decide
+/// The real exports of `Fixtures/real/`, read unedited: what the containers decide
 /// (records, times, processes, pids, continuation lines, skips). Which events their messages
 /// give is the catalog's part; where an event is checked, it is one the catalog already knows.
 @Suite struct RealExportTests {
     static func real(_ name: String) -> String {
-        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real/\(name)").path
+        realFixtures.appendingPathComponent(name).path
     }
 
     /// Ingests with the real binary (for `--date`), then returns the workspace.

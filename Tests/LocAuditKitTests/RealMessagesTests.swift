@@ -4,13 +4,13 @@ import Testing
 @testable import LocAuditIngest
 @testable import LocAuditNormalise
 
-/// The real files of `../shared/fixtures/real`, read unedited. Their lines are handed to
+/// The real files of `Fixtures/real/`, read unedited. Their lines are handed to
 /// the real pipeline in a container this branch reads (`log show --style ndjson`, which
 /// keeps each line's time with its offset and its process), so that each line of
 /// `EXPECTED.md` is checked for the event it must (or must not) give, whatever container
 /// it came in.
 enum RealFixture {
-    static let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+    static let dir = realFixtures
 
     static let juniper = "juniper-rn-ios18-console-reinstall-launch-crash.log"
     static let juniperCrash = "juniper-rn-ios18-console-crash-terminated.log"

@@ -1,7 +1,7 @@
 /// A rule example's idevicesyslog text, written from short calls so that an example shows
 /// only the lines that matter: `ExampleLog().launch().at(1).told("AuthorizedWhenInUse")`.
 /// Each call writes one real line (`launch` and `relaunch` the few iOS writes together) in
-/// the words of shared/docs/log-formats.md; the text still goes through the real ingest and
+/// the words of docs/log-formats.md; the text still goes through the real ingest and
 /// replay (`RuleExampleRunner`).
 ///
 /// The app is `com.example.app`, executable `App`, on a device named `iPhone`. Its n-th
