@@ -138,7 +138,10 @@ def _(l):
 
 @sample("background-delivery-without-capability", "15.8", "qa-iphone8-15", "com.example.weather")
 def _(l):
-    fg_when_in_use(l, 0).call("startUpdatingLocation").deliver(10).state("BackgroundRunning").bar(1).deliver(10, n=2)
+    # A permanent While Using (the prompt's answer): past the grace in the background, nothing keeps it in use.
+    l.launch().call("requestWhenInUseAuthorization").prompt("WhenInUse", "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
+    l.status("AuthorizedWhenInUse").told("AuthorizedWhenInUse", 0).call("startUpdatingLocation").deliver(10)
+    l.state("BackgroundRunning").bar(1).later(1).deliver(10, n=2)
 
 
 @sample("missing-blue-bar", "12.5.7", "qa-iphone6s-12", "com.example.runner")
@@ -242,6 +245,14 @@ def _(l):
     l.state("Terminated")
 
 
+@sample("background-updates-started-in-background", "17.5.1", "qa-iphone13-17", "com.example.runner")
+def _(l):
+    # While Using, a minute in the background, then updates with the background flag YES: they keep nothing in use.
+    l.launch().call("requestWhenInUseAuthorization").prompt("WhenInUse", "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
+    l.status("AuthorizedWhenInUse").told("AuthorizedWhenInUse", 0).state("BackgroundRunning").later(1)
+    l.prop("allowsBackgroundLocationUpdates", 1).call("startUpdatingLocation").deliver(10)
+
+
 @sample("deprecated-usage-key", "11.4.1", "qa-iphone7-11", "com.example.legacy")
 def _(l):
     fg_when_in_use(l).call("startUpdatingLocation").deliver(10, n=2)
@@ -258,7 +269,10 @@ def _(l):
     l.status("AuthorizedAlways", provisional=1).told("AuthorizedAlways").prop("allowsBackgroundLocationUpdates", 1)
     l.call("startUpdatingLocation").deliver(5).state("BackgroundRunning").bar(1).deliver(5, n=2)
     l.prompt("AlwaysUpgrade", "Always,KeepWhenInUse").answer("Always").status("AuthorizedAlways").told("AuthorizedAlways").bar(0)
-    l.deliver(5, n=2).state("ForegroundRunning").call("stopUpdatingLocation").state("Terminated", step=30)
+    l.deliver(5, n=2).state("ForegroundRunning").call("stopUpdatingLocation").call("startMonitoringSignificantLocationChanges")
+    l.state("Terminated", step=30).later(300)
+    # Relaunched under Always for a significant change: the device's logs carry relaunch lines.
+    l.relaunch("SignificantLocationChange").bar(0).deliver(500)
 
 
 @sample("clean-reduced-accuracy-and-renewed-grant", "17.5.1", "qa-iphone14-17", "com.example.runner")
@@ -269,6 +283,10 @@ def _(l):
     l.call("requestTemporaryFullAccuracyAuthorizationWithPurposeKey:", "Delivery").prompt("TemporaryFullAccuracy", "Allow,Deny")
     l.answer("Allow").accuracy("Full", 1, "Delivery").deliver(5, n=2).state("Terminated", step=30).later(60)
     l.launch().bar(0).accuracy("Reduced", 0, reason="Expired").told("AuthorizedWhenInUse", 1).call("startUpdatingLocation").deliver(2500)
+    # Always in Settings, then a relaunch for a significant change: the device's logs carry relaunch lines.
+    l.call("stopUpdatingLocation").status("AuthorizedAlways", reason="Settings").told("AuthorizedAlways", 1)
+    l.call("startMonitoringSignificantLocationChanges").state("Terminated", step=30).later(300)
+    l.relaunch("SignificantLocationChange").bar(0).deliver(2500)
 
 
 @sample("clean-always-relaunch-ios10", "10.3.3", "qa-iphone7-10", "com.example.runner")

@@ -184,6 +184,10 @@ def _base_plist(bundle, exe, name, version, build, min_os):
         "CFBundleShortVersionString": version,
         "CFBundleSupportedPlatforms": ["iPhoneOS"],
         "CFBundleVersion": build,
+        # Xcode writes the SDK into the built Info.plist (rules model v2 reads it): Xcode 15.4.
+        "DTPlatformName": "iphoneos",
+        "DTPlatformVersion": "17.5",
+        "DTSDKName": "iphoneos17.5",
         "LSRequiresIPhoneOS": True,
         "MinimumOSVersion": min_os,
         "UIDeviceFamily": [1],

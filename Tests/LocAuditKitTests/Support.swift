@@ -104,16 +104,12 @@ func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
 /// The package root, found from this file.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-<<<<<<< HEAD
-/// The `locaudit` executable built alongside the tests, or `$LOCAUDIT_TEST_EXECUTABLE` (to run
-/// a test against another build: an older one shows that the test fails without the change).
-=======
 /// The real files from public sources (`Fixtures/real/`, a resource of this target, read as
 /// `Expected/` is: from the test bundle), byte for byte as they were published.
 let realFixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/real")
 
-/// The `locaudit` executable built alongside the tests.
->>>>>>> standalone
+/// The `locaudit` executable built alongside the tests, or `$LOCAUDIT_TEST_EXECUTABLE` (to run
+/// a test against another build: an older one shows that the test fails without the change).
 var locauditExecutable: String {
     if let other = ProcessInfo.processInfo.environment["LOCAUDIT_TEST_EXECUTABLE"], !other.isEmpty { return other }
     let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
