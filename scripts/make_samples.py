@@ -966,7 +966,7 @@ def log_ios12():
            "requestAlways with only the old Always key: the real missing-key message (curly quotes vis-escaped "
            "`\\M-b\\M^@\\M^\\`), no prompt; WeatherNow WhenInUse. Afternoon: Runner in background under WhenInUse "
            "with no blue bar, then a relaunch for SignificantLocationChange while only WhenInUse.",
-           ["missing-usage-description (Legacy, Always on 12)", "deprecated-usage-key (Legacy, 12)",
+           ["missing-usage-description (Legacy, Always on 12)", "deprecated-usage-key (Legacy, 12): v2 reports it as missing-usage-description only (one cause, one finding)",
             "missing-blue-bar (Runner, 14:05 session)",
             "relaunch-without-always (Runner, 16:47; its 2 background deliveries come from the significant-change "
             "relaunch, also with no blue bar)"],
@@ -1144,7 +1144,7 @@ def log_ios17_default():
            "string \"YES\"): WhenInUse, full accuracy, requestAlways refused with the missing-key message (Fault). "
            "Tracker: WhenInUse, foreground only; one 3-line record. An `Activity` line; banner, header and summary lines.",
            ["precise-delivery-under-reduced-accuracy (Runner, 1 delivery)", "invalid-default-accuracy-reduced (Legacy)",
-            "missing-usage-description + deprecated-usage-key (Legacy, Always on 17)"], data, data.count(b"\n"))
+            "missing-usage-description (Legacy, Always on 17; v2: not deprecated-usage-key too)"], data, data.count(b"\n"))
 
 
 def log_ios13_json():

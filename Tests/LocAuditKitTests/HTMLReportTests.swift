@@ -284,8 +284,8 @@ struct RenderedAudit {
         try audit.html().write(to: page, atomically: true, encoding: .utf8)
 
         let dom = try chromium.dumpDOM(page, profile: ws.dir.appendingPathComponent("chromium-profile"))
-        #expect(dom.contains("FAIL: 20 findings (3 critical, 10 high, 3 medium, 4 low)"))
-        #expect(dom.contains("<title>Location permission audit: FAIL: 20 findings"))
+        #expect(dom.contains("FAIL: 16 findings (2 critical, 9 high, 3 medium, 2 low)"))
+        #expect(dom.contains("<title>Location permission audit: FAIL: 16 findings"))
         let sessions = Set(audit.report.findings.compactMap { f in f.sessionStart.map { "\(f.device) \(f.bundleId) \(f.pid ?? -1) \($0)" } })
         #expect(sessions.count == 12)
         #expect(occurrences(of: "<svg class=\"timeline\"", in: dom) == sessions.count)
