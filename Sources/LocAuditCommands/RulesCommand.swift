@@ -153,6 +153,7 @@ enum RulesText {
                     out += "; Info.plist: \(p.usageKeys.joined(separator: ", ")); UIBackgroundModes [\(p.backgroundModes.joined(separator: ", "))]"
                     if let keys = p.temporaryPurposeKeys { out += "; purpose keys [\(keys.joined(separator: ", "))]" }
                     if let reduced = p.defaultAccuracyReducedXML { out += "; NSLocationDefaultAccuracyReduced \(reduced)" }
+                    if let sdk = p.sdk { out += "; DTPlatformVersion \(sdk)" }
                 } else {
                     out += "; no Info.plist"
                 }

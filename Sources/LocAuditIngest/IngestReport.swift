@@ -1,3 +1,5 @@
+import LocAuditRead
+
 /// What happened to one input file.
 public struct FileReport: Codable, Sendable {
     public enum Outcome: String, Codable, Sendable {
@@ -72,19 +74,19 @@ public struct IngestReport: Codable, Sendable {
         for f in files {
             switch f.outcome {
             case .failed:
-                out += "FAILED  \(PrintableText.line(f.path)): \(f.error ?? "unknown error")\n"
+                out += "FAILED  \(Printable.line(f.path)): \(f.error ?? "unknown error")\n"
             case .alreadyIngested:
-                out += "skipped \(PrintableText.line(f.path)): already ingested" + (f.sameAs.map { $0 == f.path ? "" : " (same content as \(PrintableText.line($0)))" } ?? "") + "\n"
+                out += "skipped \(Printable.line(f.path)): already ingested" + (f.sameAs.map { $0 == f.path ? "" : " (same content as \(Printable.line($0)))" } ?? "") + "\n"
             case .ingested where f.app != nil:
-                out += "ingested \(PrintableText.line(f.path))\n  info-plist · app \(PrintableText.line(f.app!))\n"
+                out += "ingested \(Printable.line(f.path))\n  info-plist · app \(Printable.line(f.app!))\n"
             case .ingested:
                 let device = f.device ?? "unknown device"
                 let ios = f.iosVersion.map { "iOS \($0)" } ?? "iOS unknown"
-                out += "ingested \(PrintableText.line(f.path))\n  \(f.container ?? "?") · \(PrintableText.line(device)) · \(ios)"
+                out += "ingested \(Printable.line(f.path))\n  \(f.container ?? "?") · \(Printable.line(device)) · \(ios)"
                 if let a = f.firstTime, let b = f.lastTime { out += " · \(a) … \(b)\(f.zoneAssumed == true ? " (zone assumed UTC)" : "")" }
                 out += "\n"
-                if let from = f.zoneFrom { out += "  no zone in its lines: read at \(PrintableText.line(from)), an export of the same device and period\n" }
-                for path in f.zoneGivenTo ?? [] { out += "  its offset re-timed \(PrintableText.line(path)), an export of the same device and period without a zone\n" }
+                if let from = f.zoneFrom { out += "  no zone in its lines: read at \(Printable.line(from)), an export of the same device and period\n" }
+                for path in f.zoneGivenTo ?? [] { out += "  its offset re-timed \(Printable.line(path)), an export of the same device and period without a zone\n" }
                 if let lines = f.linesRead {
                     out += "  \(lines) lines, \(f.events ?? 0) events"
                     if let kinds = f.eventsByKind, !kinds.isEmpty {
@@ -115,22 +117,3 @@ public struct IngestReport: Codable, Sendable {
     }
 }
 
-/// Text from outside (a file name) as one printable line, wherever a log line or a summary
-/// shows it: a newline or carriage return as ⏎, ESC as ␛, any other control character as
-/// `\u{…}` (as the text report's `ReportText.oneLine`): a name cannot forge a log line or
-/// drive the terminal.
-package enum PrintableText {
-    package static func line(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return s }
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\n", "\r": out += "⏎"
-            case "\u{1B}": out += "␛"
-            default:
-                if scalar.properties.generalCategory == .control { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
-}

@@ -162,7 +162,7 @@ public final class Ingester: Sendable {
 
     /// Why a link inside a folder is not read.
     package static func linkSkipped(_ path: String, inside: String) -> String {
-        "\(PrintableText.line(path)): a symbolic link inside the \(inside); skipped (a link is followed only when given on the command line: give its target, or copy the file in)"
+        "\(Printable.line(path)): a symbolic link inside the \(inside); skipped (a link is followed only when given on the command line: give its target, or copy the file in)"
     }
 
     /// Why a folder's files were not read.

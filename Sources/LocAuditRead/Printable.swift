@@ -3,6 +3,23 @@
 /// `\x1b`, `\xff`, `\u{202E}`), so that quoting a file never drives the terminal that
 /// shows the message (colours, cursor moves, text direction).
 package enum Printable {
+    /// Text from outside (a file name, a log's message) as one printable line of a terminal or
+    /// a log: a newline or carriage return as ⏎, ESC as ␛, any other control character as
+    /// `\u{…}`: such a text cannot forge a line or drive the terminal.
+    package static func line(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n", "\r": out += "⏎"
+            case "\u{1B}": out += "␛"
+            default:
+                if scalar.properties.generalCategory == .control { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
     package static func quote(_ bytes: [UInt8]) -> String {
         var out = ""
         var i = 0

@@ -1,6 +1,7 @@
 import Foundation
 import LocAuditModel
 import LocAuditAudit
+import LocAuditRead
 
 /// Report formats of `locaudit audit --format` and `--report FORMAT[:PATH]`.
 public enum OutputFormat: String, CaseIterable, Sendable {
@@ -113,16 +114,5 @@ enum ReportText {
 
     /// A string from a log, made safe for one line of a terminal: no line breaks, no control
     /// characters (a log line must not forge report lines or terminal escapes).
-    static func oneLine(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\n", "\r": out += "⏎"
-            case "\u{1B}": out += "␛"
-            default:
-                if scalar.properties.generalCategory == .control { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
+    static func oneLine(_ s: String) -> String { Printable.line(s) }
 }

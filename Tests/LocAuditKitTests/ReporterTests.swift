@@ -120,9 +120,18 @@ import Testing
         var report = ReporterTests.fixture()
         #expect(TextReporter.generateReport(report).hasSuffix("FAIL: 2 findings (1 high, 1 low)\n"))
         report.failOn = .critical
-        #expect(TextReporter.generateReport(report).hasSuffix("PASS: no finding at or above critical (2 findings: 1 high, 1 low)\n"))
+        // v2: PASS only when every applicable check was evaluated; findings below --fail-on are listed.
+        report.coverage.notEvaluable = [:]
+        #expect(TextReporter.generateReport(report).hasSuffix("PASS, 2 findings below critical (1 high, 1 low)\n"))
         report.findings = []
         #expect(TextReporter.generateReport(report).hasSuffix("PASS\n"))
+        report.coverage.notEvaluable = ["missing-blue-bar": [Fact.indicatorLines.unknown: 2]]
+        let partial = TextReporter.generateReport(report)
+        #expect(partial.contains("\nPARTIAL: ") && partial.hasSuffix("checks evaluated; missing: indicator lines (2)\n"))
+        #expect(report.exitCode == 0)
+        report.requireEvidence = ["missing-blue-bar"]
+        #expect(report.exitCode == 3)
+        report.requireEvidence = nil
         report.coverage.evaluated = 0
         #expect(TextReporter.generateReport(report).hasSuffix("INSUFFICIENT EVIDENCE\n"))
         #expect(MarkdownReporter.generateReport(report).contains("**INSUFFICIENT EVIDENCE**"))

@@ -122,7 +122,7 @@ public struct NightlyRun {
         // An unreadable folder goes on to the ingest, which fails it (exit 5) with a sentence.
         let (ready, settling) = settled(inbox.files + inbox.unreadable)
         for path in settling {
-            log.notice("\(PrintableText.line(path)): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
+            log.notice("\(Printable.line(path)): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
         }
         var ingestOptions = IngestOptions(paths: ready)
         ingestOptions.inventory = options.inventory
@@ -134,19 +134,19 @@ public struct NightlyRun {
         let ingest = try Ingester(store: store, options: ingestOptions).run { [log] file in
             switch file.outcome {
             case .ingested:
-                log.info("ingested \(PrintableText.line(file.path)): \(PrintableText.line(file.device ?? file.app ?? "?")), \(file.events ?? 0) events")
+                log.info("ingested \(Printable.line(file.path)): \(Printable.line(file.device ?? file.app ?? "?")), \(file.events ?? 0) events")
                 if let line = file.heldBackFrom {
-                    log.notice("\(PrintableText.line(file.path)) ends inside line \(line): held back from there, the file stays in the inbox")
+                    log.notice("\(Printable.line(file.path)) ends inside line \(line): held back from there, the file stays in the inbox")
                 }
-            case .alreadyIngested: log.debug("already ingested \(PrintableText.line(file.path))")
-            case .failed: log.error("FAILED \(PrintableText.line(file.path)): \(file.error ?? "unknown error")")
+            case .alreadyIngested: log.debug("already ingested \(Printable.line(file.path))")
+            case .failed: log.error("FAILED \(Printable.line(file.path)): \(file.error ?? "unknown error")")
             }
         }
         let new = ingest.files.filter { $0.outcome == .ingested }
         let unknown = new.filter { $0.isLog && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
         var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown, settling: settling, settle: options.settle)
         for file in unknown {
-            log.warning("\(PrintableText.line(file.path)): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
+            log.warning("\(Printable.line(file.path)): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
         }
 
         NightlyRun.testHook("LOCAUDIT_TEST_STOP_BEFORE_AUDIT")
@@ -162,8 +162,8 @@ public struct NightlyRun {
         let newScope = new.isEmpty ? nil : try scope(of: new, eventsAfter: lastEventBefore, in: store)
         if new.isEmpty, owedScope?.apps.isEmpty ?? true {
             log.notice(report.failedFiles.isEmpty
-                ? "nothing new in \(PrintableText.line(options.inbox)) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
-                : "nothing new stored from \(PrintableText.line(options.inbox)); \(report.failedFiles.count) files failed")
+                ? "nothing new in \(Printable.line(options.inbox)) (\(ingest.files.count) files, all already ingested\(settling.isEmpty ? "" : "; \(settling.count) left for the next run")); nothing audited"
+                : "nothing new stored from \(Printable.line(options.inbox)); \(report.failedFiles.count) files failed")
         } else {
             (report.devices, report.apps) = NightlyRun.union(owedScope, newScope)
             if let apps = report.apps, apps.isEmpty {
@@ -285,23 +285,23 @@ public struct NightlyRun {
                 if fm.fileExists(atPath: target.path) {
                     if FileIdentity.sameBytes(path, target.path) {
                         try fm.removeItem(atPath: path)
-                        log.notice("\(PrintableText.line(path)): already in the archive as \(PrintableText.line(target.path)) (a move stopped before it was done); removed from the inbox")
+                        log.notice("\(Printable.line(path)): already in the archive as \(Printable.line(target.path)) (a move stopped before it was done); removed from the inbox")
                         report.archived.append((path, target.path))
                         return true
                     }
                     guard !sidecar, !inStore(target.path) else {
-                        throw IngestError(description: "\(PrintableText.line(target.path)) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
+                        throw IngestError(description: "\(Printable.line(target.path)) already exists; left in the inbox (it is in the store: remove it or the archived copy)")
                     }
-                    log.notice("\(PrintableText.line(target.path)) was not the file it names (a copy that was stopped?); replaced by \(PrintableText.line(path))")
+                    log.notice("\(Printable.line(target.path)) was not the file it names (a copy that was stopped?); replaced by \(Printable.line(path))")
                 }
                 try ArchiveMove.move(path, to: target.path)
                 report.archived.append((path, target.path))
-                log.debug("archived \(PrintableText.line(path)) -> \(PrintableText.line(target.path))")
+                log.debug("archived \(Printable.line(path)) -> \(Printable.line(target.path))")
                 return true
             } catch {
                 let why = (error as? IngestError)?.description ?? ArchiveMove.sentence(error)
                 report.notArchived.append((path, why))
-                log.warning("not archived \(PrintableText.line(path)): \(PrintableText.line(why))")
+                log.warning("not archived \(Printable.line(path)): \(Printable.line(why))")
                 return false
             }
         }
