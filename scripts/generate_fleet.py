@@ -56,6 +56,7 @@ MODELS = [
     ("16.7.2", "20H115", "iPhone10,4", "D201AP", 0x8015, False),
     ("17.5.1", "21F90", "iPhone15,2", "D73AP", 0x8120, True),
     ("18.1", "22B83", "iPhone16,1", "D83AP", 0x8130, True),
+    ("26.1", "23B85", "iPhone17,1", "D93AP", 0x8140, True),
 ]
 
 # bundle, executable, background location capability, request (WhenInUse/Always), extra plist keys
@@ -298,6 +299,15 @@ class Locations:
                 return own + L.told(mgr, dlg, st, modern=True, limits=lp, widget=0)
             return own + L.told(mgr, dlg, st, modern=False)
 
+        # iOS 17+: some sessions use CLLocationUpdate.liveUpdates (and, in the background, a
+        # CLBackgroundActivitySession created in the foreground); iOS 18+: some declare what they
+        # need with a CLServiceSession (rules model v2; log-formats.md "Version 2 families").
+        live = ios >= 17 and r.random() < 0.5
+        service_session = ios >= 18 and r.random() < 0.3
+
+        def framework(cls, cmd, extra_kv=""):
+            return own + '{"msg":"%s", "event":"activity", "_cmd":"%s"%s, "self":"%s"}' % (cls, cmd, extra_kv, mgr)
+
         def deliver(precise_override=False, private=False):
             nonlocal lat, lon, alt
             lat += r.uniform(0.00001, 0.00006)
@@ -314,6 +324,8 @@ class Locations:
                        '"verticalAccuracy":%.1f, "speed":%.2f, "course":%.1f, "timestamp":%.2f, "floor":0}'
                        % (lat, lon, alt, ha, r.uniform(3, 12), r.uniform(0, 4), r.uniform(0, 359.9),
                           self.now_cf - r.uniform(0.05, 0.4)))
+            if live:
+                return own + '{"msg":"#CLLocationUpdate yielding update", "self":"%s", "location":%s, "isStationary":0}' % (mgr, loc)
             return own + L.delivered(mgr, dlg, loc)
 
         if anomaly == "relaunch" and bg:
@@ -335,6 +347,8 @@ class Locations:
                          f'"bundleId":"{bundle}", "ClientKey":"{ck}"}}')
         yield api("onClientEventRegistration:", f', "clientKey":"{ck}"')
         allow_once = 0
+        if service_session:
+            yield framework("CLServiceSession", "sessionRequiringAuthorization:", f', "authorization":"{request}"')
         if self.status[bundle] == "NotDetermined":
             kind = request
             yield api(f"request{request}Authorization")
@@ -386,8 +400,13 @@ class Locations:
             self.accuracy[bundle] = "Full"
             temp_full = True
             yield authcb()
-        yield api("startUpdatingLocation")
-        yield trans("updatingLocation", 0, 1)
+        if live and uses_bg:
+            yield framework("CLBackgroundActivitySession", "backgroundActivitySession")
+        if live:
+            yield framework("CLLocationUpdate", "liveUpdates")
+        else:
+            yield api("startUpdatingLocation")
+            yield trans("updatingLocation", 0, 1)
         private = ios >= 15 and r.random() < 0.2
         for i in range(r.randint(10, 240)):
             yield deliver(precise_override=(anomaly == "precise" and i == 5), private=private and i % 7 == 3)
@@ -412,8 +431,15 @@ class Locations:
                 yield self.ld + L.blue_bar(bundle, 0)
             for _ in range(r.randint(1, 20)):
                 yield deliver()
-        yield api("stopUpdatingLocation")
-        yield trans("updatingLocation", 1, 0)
+        if live:
+            yield framework("CLLocationUpdate", "stop")
+            if uses_bg:
+                yield framework("CLBackgroundActivitySession", "invalidate")
+        else:
+            yield api("stopUpdatingLocation")
+            yield trans("updatingLocation", 1, 0)
+        if service_session:
+            yield framework("CLServiceSession", "invalidate")
         yield rbs("BackgroundRunning")
         yield rbs("BackgroundTaskSuspended")
         yield rbs("Terminated")
