@@ -156,7 +156,8 @@ extension ReplayState {
     mutating func lapseTemporaryGrants(at timeUS: Int64, _ behaviour: IOSBehaviour?) {
         guard (status == .authorizedWhenInUse && grantIsAllowOnce != false) || temporaryFullAccuracy,
               inUse(at: timeUS) == false else { return }
-        let since = backgroundSinceUS.map { $0 + graceUS } ?? timeUS
+        let expiry = backgroundSinceUS.map { $0.addingReportingOverflow(graceUS) }
+        let since = expiry.flatMap { $0.overflow ? nil : $0.partialValue } ?? timeUS
         if status == .authorizedWhenInUse {
             switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
             case true?:

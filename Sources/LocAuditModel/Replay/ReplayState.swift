@@ -165,7 +165,7 @@ public struct ReplayState: Sendable, Codable {
             let kept = keptInUse
             if kept == true { return true }
             let inGrace: Bool? = startedInBackground ? false
-                : backgroundSinceUS.map { timeUS >= $0 && timeUS - $0 < graceUS }
+                : backgroundSinceUS.map { timeUS >= $0 && timeUS.subtractingReportingOverflow($0).partialValue < graceUS }
             if inGrace == true { return true }
             return inGrace == false && kept == false ? false : nil
         }

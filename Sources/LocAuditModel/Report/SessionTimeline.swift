@@ -211,8 +211,9 @@ extension SessionTimeline {
         // The moments the grace after leaving the foreground runs out, between two lines.
         for i in changes.indices.reversed() {
             let state = changes[i].state
-            guard !state.startedInBackground, let left = state.backgroundSinceUS, state.graceUS < Int64.max - left else { continue }
-            let expiry = left + state.graceUS
+            guard !state.startedInBackground, let left = state.backgroundSinceUS else { continue }
+            let (expiry, overflow) = left.addingReportingOverflow(state.graceUS)
+            guard !overflow else { continue }
             let next = i + 1 < changes.count ? changes[i + 1].timeUS : endUS
             if expiry > changes[i].timeUS, expiry < next { changes.insert((expiry, state, nil), at: i + 1) }
         }

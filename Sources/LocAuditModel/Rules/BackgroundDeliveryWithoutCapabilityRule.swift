@@ -105,7 +105,7 @@ extension ReplayState {
         if startedInBackground {
             since = "launched in the background"
         } else if let left = backgroundSinceUS {
-            since = "in the background for \(oneDecimal(Double(timeUS - left) / 1_000_000)) s, past the \(oneDecimal(Double(graceUS) / 1_000_000)) s grace"
+            since = "in the background for \(oneDecimal((Double(timeUS) - Double(left)) / 1_000_000)) s, past the \(oneDecimal(Double(graceUS) / 1_000_000)) s grace"
         } else {
             since = "in the background"
         }
