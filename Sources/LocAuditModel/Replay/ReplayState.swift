@@ -155,27 +155,24 @@ public struct ReplayState: Sendable, Codable {
 
     /// Whether the app is in use at `timeUS` (rules-model.md "In use"): in the foreground,
     /// less than the grace after it left it, or kept in use in the background; nil while unknown.
-    public func inUse(at timeUS: Int64) -> Bool? {
+    public func inUse(at timeUS: Int64) -> Bool? { inUse(at: timeUS, kept: keptInUse) }
+
+    /// In use without counting running updates (whether updates keep the app in use is decided from this).
+    func inUseBesidesUpdates(at timeUS: Int64) -> Bool? { inUse(at: timeUS, kept: sessionKeepsInUse) }
+
+    private func inUse(at timeUS: Int64, kept: Bool?) -> Bool? {
         if terminated { return false }
         switch appState {
         case .foregroundRunning?: return true
         case .terminated?: return false
-        case nil: return keptInUse == true ? true : nil
+        case nil: return kept == true ? true : nil
         case .backgroundRunning?, .backgroundTaskSuspended?:
-            let kept = keptInUse
             if kept == true { return true }
             let inGrace: Bool? = startedInBackground ? false
                 : backgroundSinceUS.map { timeUS >= $0 && timeUS.subtractingReportingOverflow($0).partialValue < graceUS }
             if inGrace == true { return true }
             return inGrace == false && kept == false ? false : nil
         }
-    }
-
-    /// In use without counting running updates (whether updates keep the app in use is decided from this).
-    func inUseBesidesUpdates(at timeUS: Int64) -> Bool? {
-        var state = self
-        state.updatesKeepInUse = false
-        return state.inUse(at: timeUS)
     }
 
     /// The app holds a temporary When In Use grant (Allow Once, a location button); nil while unknown.
