@@ -1137,12 +1137,33 @@ def log_ios17_default():
     k.api("startUpdatingLocation").trans("updatingLocation", 0, 1).deliver(3, hacc=[5, 10])
     k.log("Trip summary:\n    distance: 0.31 km\n    duration: 00:04:12", lib=None)
     k.api("stopUpdatingLocation").trans("updatingLocation", 1, 0).wait(10).terminate()
+
+    # iOS 17: Runner with CLLocationUpdate.liveUpdates and a CLBackgroundActivitySession made in the
+    # foreground: in the background a minute later it is still in use (rules model v2).
+    r2 = Run(sc, runner, sc.T(day, "13:10:05"))
+    r2.launch().register().authcb("AuthorizedWhenInUse", limits=1)
+    r2.own(jm("CLBackgroundActivitySession", event="activity", _cmd="backgroundActivitySession", self_="0x2810a4c60"))
+    r2.own(jm("CLLocationUpdate", event="activity", _cmd="liveUpdates", self_=r2.mgr))
+    for n in range(5):
+        if n == 2:
+            r2.state("BackgroundRunning").wait(60)
+        r2.wait(20)
+        r2.own(jm("#CLLocationUpdate yielding update", self_=r2.mgr,
+                           location={"lat": round(r2.lat + n * 0.0002, 6), "lon": round(r2.lon - n * 0.0003, 6),
+                                     "horizontalAccuracy": 2000, "timestamp": 815832000.0 + n},
+                           isStationary=0))
+    r2.state("ForegroundRunning")
+    r2.own(jm("CLLocationUpdate", event="activity", _cmd="stop", self_=r2.mgr))
+    r2.own(jm("CLBackgroundActivitySession", event="activity", _cmd="invalidate", self_="0x2810a4c60"))
+    r2.wait(30).terminate()
     data = render_logshow_default(sc, sc.sorted(), PREDICATE)
     sample(f"{dev.name}-{day}.log", "17", "`log show` default style",
            "Runner: WhenInUse with reduced accuracy; fixes at 1414-3000 m, two `\"location\":<private>`, and one "
            "fix at horizontalAccuracy 5 with no temporary grant. Legacy (NSLocationDefaultAccuracyReduced is the "
            "string \"YES\"): WhenInUse, full accuracy, requestAlways refused with the missing-key message (Fault). "
-           "Tracker: WhenInUse, foreground only; one 3-line record. An `Activity` line; banner, header and summary lines.",
+           "Tracker: WhenInUse, foreground only; one 3-line record. Runner at 13:10 (iOS 17 APIs): "
+           "`CLLocationUpdate.liveUpdates` with a `CLBackgroundActivitySession` made in the foreground, three live "
+           "updates in the background a minute later, in use through the session. An `Activity` line; banner, header and summary lines.",
            ["precise-delivery-under-reduced-accuracy (Runner, 1 delivery)", "invalid-default-accuracy-reduced (Legacy)",
             "missing-usage-description (Legacy, Always on 17; v2: not deprecated-usage-key too)"], data, data.count(b"\n"))
 
@@ -1194,7 +1215,11 @@ def log_ios18_ndjson():
     r.register().api("requestWhenInUseAuthorization")
     r.prompt("WhenInUse", "AllowOnce,WhenInUse,Deny").answer("WhenInUse")
     r.changed("AuthorizedWhenInUse").accuracy("Reduced").authcb("AuthorizedWhenInUse", limits=1)
-    r.wait(3).api("requestAlwaysAuthorization")
+    # iOS 18: Runner declares the authorization it needs with a CLServiceSession (rules model v2).
+    r.wait(3)
+    r.own(jm("CLServiceSession", event="activity", _cmd="sessionRequiringAuthorization:", authorization="Always",
+                     self_=r.mgr))
+    r.api("requestAlwaysAuthorization")
     r.prompt("AlwaysUpgrade", "Always,KeepWhenInUse").answer("Always").changed("AuthorizedAlways")
     r.authcb("AuthorizedAlways", limits=1)
     r.trans("allowsBackgroundLocationUpdates", 0, 1).api("startMonitoringVisits")
