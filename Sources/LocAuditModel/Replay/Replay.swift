@@ -15,7 +15,9 @@ public struct ReplayedSession: Sendable {
     /// The Info.plist's facts.
     public var app: AppFacts? { plist?.facts }
     public var version: IOSVersion? { session.osVersion }
-    public var behaviour: IOSBehaviour? { version.map { IOSBehaviour.of($0, sdk: app?.buildSDK) } }
+    /// What the session's iOS promises an app built with its Info.plist's SDK; nil for an
+    /// unknown version. Worked out once, by the replay: the rules read it at every step.
+    public var behaviour: IOSBehaviour?
 }
 
 /// Replays the sessions of one app on one device in time order, carrying what iOS
@@ -61,7 +63,7 @@ package enum Replayer {
                 state.refreshUpdatesKeepInUse(at: event.timeUS, behaviour)
             }
             replayed.append(ReplayedSession(session: session, steps: steps, plist: plist, initial: initial, final: state,
-                                            hasAppLines: hasAppLines))
+                                            hasAppLines: hasAppLines, behaviour: behaviour))
         }
         return replayed
     }

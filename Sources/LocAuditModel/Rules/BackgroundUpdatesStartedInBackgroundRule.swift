@@ -54,7 +54,7 @@ struct BackgroundUpdatesStartedInBackgroundRule: StepRule {
 
     static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
         let state = step.state, e = step.event
-        guard !state.terminated, let behaviour = session.behaviour else { return .clear }
+        guard e.kind == .call || e.kind == .property, !state.terminated, let behaviour = session.behaviour else { return .clear }
         let startsUpdates = !state.services.contains(.standard)
             && ((e.kind == .call && e.startsService == true && e.callService == .standard)
                 || (e.kind == .property && e.property == .updatingLocation && e.value == 1))
