@@ -137,22 +137,12 @@ public struct IOSBehaviour: Sendable {
         if !built.alwaysKeyDeprecated, behaviour.alwaysKeyDeprecated {
             behaviour.alwaysKeyDeprecated = false
             behaviour.requiredKeys[.always] = built.requiredKeys[.always]
-            behaviour.sdkDecides = true
         }
         if !built.backgroundNeedsFlag, behaviour.backgroundNeedsFlag {
             behaviour.backgroundNeedsFlag = false
-            behaviour.sdkDecides = true
         }
         return behaviour
     }
-
-    /// The row was changed for an app built with an older SDK.
-    public var sdkDecides = false
-
-    /// Whether the build SDK decides a rule about the Always key here: on iOS 11+ an app
-    /// built with an SDK before 11 keeps the old key; for an Info.plist that does not say
-    /// its SDK, which applies is unknown.
-    public var alwaysKeyDependsOnSDK: Bool { alwaysKeyDeprecated }
 
     /// The keys `request` needs that `present` lacks (empty: the request may prompt).
     public func missingKeys(for request: AuthorizationRequest, present: [String]) -> [String] {

@@ -175,11 +175,6 @@ public struct ExampleLog: Sendable {
         system(##"{"msg":"#TemporaryAuth Explicit temporary authorization request received", "Client":"i\##(bundle):", "Granted":1, "UsingLocationButton":1, "LocationButtonUseMode":1}"##)
     }
 
-    /// locationd says the app's temporary When In Use grant lapsed.
-    public func temporaryGrantLapsed() -> ExampleLog {
-        system(##"{"msg":"#TemporaryAuth Client has dropped below in-use-ness threshold, losing WIU status", "ClientKeyPath":"i\##(bundle):"}"##)
-    }
-
     /// locationd shows (or hides) the blue bar.
     public func blueBar(_ visible: Bool) -> ExampleLog {
         system(##"{"msg":"#BackgroundIndicator visibility", "bundleId":"\##(bundle)", "visible":\##(visible ? 1 : 0)}"##)
