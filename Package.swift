@@ -40,9 +40,15 @@ let package = Package(
             "CZlib", .target(name: "CIsal", condition: .when(platforms: [.linux])),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // What iOS promises and what an app did: domain values, the iOS behaviour table,
-        // device and app facts, sessions, the replay, the rules, findings. Pure: no GRDB, no I/O.
+        // The vocabulary: domain values, the iOS behaviour table, events, device and app facts,
+        // findings and coverage. Pure: no GRDB, no I/O.
         .target(name: "LocAuditModel"),
+        // The heart of the tool, in two targets (docs/architecture.md). The replay: sessions
+        // and what iOS holds for an app at every step of them, as typed knowledge. Pure.
+        .target(name: "LocAuditReplay", dependencies: ["LocAuditModel"]),
+        // The rules of docs/rules-model.md over replayed sessions, their examples, the audit's
+        // options and report. Pure.
+        .target(name: "LocAuditRules", dependencies: ["LocAuditReplay", "LocAuditModel"]),
         // Containers, the message catalog, events: a log's bytes to typed events. No SQL.
         .target(name: "LocAuditNormalise", dependencies: ["LocAuditRead", "LocAuditModel"]),
         // The SQLite store: schema, migrations, the event writer and every read.
@@ -50,7 +56,7 @@ let package = Package(
         .target(
             name: "LocAuditStore",
             dependencies: [
-                "LocAuditNormalise", "LocAuditModel", "LocAuditRead", grdb,
+                "LocAuditNormalise", "LocAuditRules", "LocAuditReplay", "LocAuditModel", "LocAuditRead", grdb,
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -63,20 +69,20 @@ let package = Package(
         .target(
             name: "LocAuditAudit",
             dependencies: [
-                "LocAuditIngest", "LocAuditStore", "LocAuditNormalise", "LocAuditModel", "LocAuditRead",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "LocAuditIngest", "LocAuditStore", "LocAuditNormalise", "LocAuditRules", "LocAuditReplay", "LocAuditModel",
+                "LocAuditRead", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Reporters: text, JSON, Markdown, JUnit, CSV, HTML, the fleet pages.
         // Pure functions of values: what they show of the store, the audit layer reads first (ReportInputs).
-        .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditModel", "LocAuditRead"]),
+        .target(name: "LocAuditReport", dependencies: ["LocAuditAudit", "LocAuditRules", "LocAuditReplay", "LocAuditModel", "LocAuditRead"]),
         // The central PostgreSQL store: its migrations, `push` (local store -> central), and the
         // fleet's audit and reports from it (audited as a host's store is), over postgres-nio.
         .target(
             name: "LocAuditCentral",
             dependencies: [
-                "LocAuditAudit", "LocAuditModel", "LocAuditStore", "LocAuditRead", grdb,
+                "LocAuditAudit", "LocAuditRules", "LocAuditModel", "LocAuditStore", "LocAuditRead", grdb,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -87,7 +93,7 @@ let package = Package(
         .target(
             name: "LocAuditKit",
             dependencies: [
-                "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditRead", "LocAuditModel", "LocAuditReplay", "LocAuditRules", "LocAuditNormalise", "LocAuditStore",
                 "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral",
             ]
         ),
@@ -97,7 +103,7 @@ let package = Package(
             dependencies: [
                 // Each layer by name, not through LocAuditKit's re-exports: an incremental build
                 // then recompiles the commands when a layer's types change.
-                "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditRead", "LocAuditModel", "LocAuditReplay", "LocAuditRules", "LocAuditNormalise", "LocAuditStore",
                 "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -107,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "LocAuditKitTests",
             dependencies: [
-                "LocAuditRead", "LocAuditModel", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditRead", "LocAuditModel", "LocAuditReplay", "LocAuditRules", "LocAuditNormalise", "LocAuditStore",
                 "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral", "LocAuditKit", "LocAuditCommands", grdb,
             ],
             // Expected reporter outputs (style.md: reporters are tested against expected files),

@@ -1,5 +1,7 @@
 import Foundation
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 import LocAuditRead
 import LocAuditStore
 
@@ -37,7 +39,7 @@ public struct Auditor {
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
         let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
-            try input.replay(settings: options.settings, progress: progress) { timeline in
+            try input.replay(graceUS: options.settings.backgroundGraceUS, progress: progress) { timeline in
                 if let device = timeline.first?.session.deviceId { devices.insert(device) }
                 sessionRows += timeline.map(AuditRecorder.SessionRow.init)
                 checked += timeline.count

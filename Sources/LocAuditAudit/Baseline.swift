@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 
 /// A finding's stable identity: the same logs give the same fingerprint in any database.

@@ -1,4 +1,6 @@
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 import LocAuditStore
 
 /// What an audit's reports show besides its report, read from the store before any is

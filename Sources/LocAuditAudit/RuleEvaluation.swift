@@ -1,4 +1,6 @@
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 import LocAuditNormalise
 import LocAuditRead
 

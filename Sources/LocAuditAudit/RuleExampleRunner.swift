@@ -1,6 +1,7 @@
 import Foundation
 import LocAuditIngest
 import LocAuditModel
+import LocAuditRules
 import LocAuditNormalise
 import LocAuditStore
 

@@ -1,6 +1,8 @@
 import Foundation
 import LocAuditIngest
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 import LocAuditNormalise
 import LocAuditRead
 import LocAuditStore

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LocAuditAudit
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 import LocAuditStore
 import PostgresNIO

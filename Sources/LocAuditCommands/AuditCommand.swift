@@ -3,6 +3,7 @@ import Foundation
 import LocAuditAudit
 import LocAuditCentral
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 import LocAuditReport
 import LocAuditStore

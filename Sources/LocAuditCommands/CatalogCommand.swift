@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocAuditModel
+import LocAuditRules
 import LocAuditNormalise
 import LocAuditRead
 import LocAuditStore

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocAuditCentral
 import LocAuditModel
+import LocAuditRules
 import LocAuditStore
 
 struct ReportCommand: ParsableCommand {

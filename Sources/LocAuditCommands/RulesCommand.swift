@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocAuditAudit
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 
 struct RulesCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct RulesCommand: ParsableCommand {
         commandName: "rules",
         abstract: "List the audit rules, explain one, or run their examples.",
         discussion: """
-            Each rule is one file in Sources/LocAuditModel/Rules/ with triggering and \
+            Each rule is one file in Sources/LocAuditRules/ with triggering and \
             non-triggering examples written as log snippets: they are its documentation \
             and its tests.
 

@@ -7,6 +7,7 @@ import LocAuditNormalise
 import LocAuditRead
 import LocAuditReport
 import LocAuditStore
+import LocAuditRules
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 
 /// One row per finding (RFC 4180), for spreadsheets.

@@ -1,5 +1,6 @@
 import Foundation
 import LocAuditModel
+import LocAuditRules
 
 /// The fleet at a glance, for the morning: open findings as a matrix of app x iOS version
 /// and of device x rule, and the trend over the latest runs. Pure functions of a `FleetSummary`.

@@ -1,5 +1,7 @@
 import Foundation
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 
 /// One session's timeline as inline SVG.
 struct TimelineDrawing {

@@ -1,5 +1,7 @@
 import Foundation
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 
 /// The HTML report: one self-contained page for people who do not read logs. Verdict,
 /// summaries by rule, app, device and iOS version, coverage, every finding linked to its

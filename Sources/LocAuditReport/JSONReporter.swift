@@ -1,5 +1,6 @@
 import Foundation
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 
 /// The JSON report: `findings` with exactly rule, severity, device, bundleId, pid,

@@ -1,4 +1,5 @@
 import LocAuditModel
+import LocAuditRules
 
 /// JUnit XML for CI dashboards (Jenkins, GitLab): a test suite per session or app
 /// configuration, a test case per rule checked on it, a failure per finding, and the

@@ -1,4 +1,5 @@
 import LocAuditModel
+import LocAuditRules
 
 /// The report for a ticket: a summary line, a table per device, coverage and the verdict.
 public enum MarkdownReporter {

@@ -1,5 +1,6 @@
 import Foundation
 import LocAuditModel
+import LocAuditRules
 import LocAuditRead
 import LocAuditAudit
 

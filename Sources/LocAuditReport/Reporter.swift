@@ -1,5 +1,6 @@
 import Foundation
 import LocAuditModel
+import LocAuditRules
 import LocAuditAudit
 import LocAuditRead
 

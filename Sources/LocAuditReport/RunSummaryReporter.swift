@@ -1,5 +1,6 @@
 import LocAuditAudit
 import LocAuditModel
+import LocAuditRules
 
 /// The head of a nightly run's text report: what was new, what failed, which logs lack
 /// device facts, what the audit covered and what was archived. The audit's own report follows.

@@ -1,4 +1,5 @@
 import LocAuditModel
+import LocAuditRules
 
 /// The report for a terminal: findings grouped by device and app, most severe first,
 /// then what changed, coverage, and one verdict line. Colours only when asked (on a terminal).

@@ -1,5 +1,6 @@
 import GRDB
 import LocAuditModel
+import LocAuditReplay
 
 /// The `names` table: the device ids, bundle ids, processes, kinds, patterns and links that
 /// `event_rows` holds as ids. A name keeps its id for ever (none is deleted), so a cache is

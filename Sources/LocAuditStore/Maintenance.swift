@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditReplay
 
 /// What `locaudit prune` freed.
 public struct PruneReport: Sendable, Codable {

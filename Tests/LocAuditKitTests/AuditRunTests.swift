@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import LocAuditCommands
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditReport
 
 /// The audit run: recording, re-runs, baselines, reports and exit codes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 
 /// samples/audit/: a log per rule where it fires, and clean logs where nothing does.
 @Suite struct AuditSamplesTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditStore
 
 /// The audit hands its replayed sessions to the reporters: a fresh audit's HTML timelines

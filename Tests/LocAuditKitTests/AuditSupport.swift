@@ -1,6 +1,7 @@
 import Foundation
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditNormalise
 
 /// Writes an idevicesyslog log of one app (`com.example.app`, executable `App`) line by

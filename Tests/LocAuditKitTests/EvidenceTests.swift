@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditReplay
+@testable import LocAuditRules
 @testable import LocAuditNormalise
 @testable import LocAuditStore
 

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditStore
 
 /// A finding keeps its identity when its session gains lines: late data must not make it

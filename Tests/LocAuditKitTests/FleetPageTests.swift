@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditReport
 @testable import LocAuditStore
 

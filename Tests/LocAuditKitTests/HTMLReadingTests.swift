@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LocAuditModel
+@testable import LocAuditReplay
+@testable import LocAuditRules
 @testable import LocAuditNormalise
 @testable import LocAuditReport
 @testable import LocAuditStore

@@ -3,6 +3,8 @@ import GRDB
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditReplay
+@testable import LocAuditRules
 @testable import LocAuditNormalise
 @testable import LocAuditReport
 @testable import LocAuditStore

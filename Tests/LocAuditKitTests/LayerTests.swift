@@ -56,17 +56,19 @@ import Testing
         #expect(checked > 50)
     }
 
-    @Test("the model layer is pure: no package or product dependency, no file, process or clock access")
+    @Test("the model, the replay and the rules are pure: no package or product dependency, no file, process or clock access")
     func modelIsPure() throws {
         let declared = try Self.declaredDependencies()
         #expect(declared["LocAuditModel"] == [])
-        let dir = packageRoot.appendingPathComponent("Sources/LocAuditModel")
-        let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        #expect(files.contains { $0.pathExtension == "swift" })
-        for file in files where file.pathExtension == "swift" {
-            let text = try String(contentsOf: file, encoding: .utf8)
-            for io in ["FileManager", "FileHandle", "contentsOfFile", "contentsOf:", "Process(", "write(to", "fopen(", "Date()"] {
-                #expect(!text.contains(io), "LocAuditModel/\(file.lastPathComponent) uses \(io)")
+        #expect(declared["LocAuditReplay"] == ["LocAuditModel"])
+        #expect(declared["LocAuditRules"] == ["LocAuditModel", "LocAuditReplay"])
+        for target in ["LocAuditModel", "LocAuditReplay", "LocAuditRules"] {
+            let files = Self.files(of: target)
+            #expect(!files.isEmpty, "\(target) has no Swift file")
+            for (path, text) in files {
+                for io in ["FileManager", "FileHandle", "contentsOfFile", "contentsOf:", "Process(", "write(to", "fopen(", "Date()"] {
+                    #expect(!text.contains(io), "\(target)/\(path) uses \(io)")
+                }
             }
         }
     }

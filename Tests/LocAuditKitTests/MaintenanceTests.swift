@@ -4,6 +4,7 @@ import Logging
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditReport
 @testable import LocAuditStore
 

@@ -5,6 +5,7 @@ import Testing
 @testable import LocAuditAudit
 @testable import LocAuditIngest
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditReport
 
 /// A generated fleet inbox (scripts/generate_fleet.py): DEVICE-DATE.log.gz, sidecars, apps/*.plist.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 
 /// Metres and SVG coordinates are written by one function, which writes any finite number.
 @Suite struct NumberTextTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import LocAuditCommands
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditStore
 
 /// Options that make no sense are usage errors (exit 2 through `LocAudit.runMain`) with a

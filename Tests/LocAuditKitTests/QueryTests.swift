@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditStore
 
 @Suite struct QueryTests {

@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditReport
 
 /// Every reporter is a pure function of the report: these tests compare each with an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocAuditModel
+@testable import LocAuditRules
 
 /// Every rule example's log, as `locaudit rules explain` and the runner read it: the text
 /// the examples had as literal strings before `ExampleLog` wrote them.

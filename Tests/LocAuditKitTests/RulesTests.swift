@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 
 /// One example of one rule, for the parameterised test.
 struct ExampleCase: Sendable, CustomTestStringConvertible {

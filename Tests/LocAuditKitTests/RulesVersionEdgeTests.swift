@@ -1,6 +1,7 @@
 import Testing
 @testable import LocAuditAudit
 @testable import LocAuditModel
+@testable import LocAuditRules
 
 /// The same log on both sides of an iOS version where a promise changes.
 struct VersionEdge: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocAuditModel
+@testable import LocAuditRules
 
 /// `--since` / `--until` are read by the parser of the logs' own stamps (`Timestamps.parseISOLike`),
 /// with the forms a person types around it: a day alone, no seconds, no zone (UTC).

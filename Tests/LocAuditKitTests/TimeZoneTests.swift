@@ -7,6 +7,7 @@ import Testing
 @testable import LocAuditAudit
 @testable import LocAuditIngest
 @testable import LocAuditModel
+@testable import LocAuditRules
 @testable import LocAuditNormalise
 @testable import LocAuditReport
 @testable import LocAuditStore

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocAuditModel
+@testable import LocAuditReplay
 @testable import LocAuditNormalise
 @testable import LocAuditReport
 

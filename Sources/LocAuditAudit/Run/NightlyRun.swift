@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LocAuditIngest
 import LocAuditModel
+import LocAuditRules
 import LocAuditNormalise
 import LocAuditRead
 import LocAuditStore

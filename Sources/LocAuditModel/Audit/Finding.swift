@@ -160,3 +160,20 @@ public struct RuleCheckRecord: Codable, Sendable, Equatable {
         self.findings = findings
     }
 }
+
+/// How bad a finding is: `critical` > `high` > `medium` > `low` > `info`.
+public enum Severity: String, Codable, CaseIterable, Comparable, Sendable {
+    /// Informational.
+    case info
+    /// Cosmetic or transparency issue.
+    case low
+    /// The app gets more than it was promised, or asks more than it may.
+    case medium
+    /// The user's choice is not respected.
+    case high
+    /// Location reaches the app with no right to it, or the app crashes.
+    case critical
+
+    private var rank: Int { Severity.allCases.firstIndex(of: self)! }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}

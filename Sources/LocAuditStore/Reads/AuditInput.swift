@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditReplay
 import LocAuditNormalise
 import LocAuditRead
 
@@ -78,7 +79,7 @@ package struct AuditInput {
     /// handing each app's to `body` (in time order): only one app's events are read at a time.
     /// Where a prune left a checkpoint, the replay starts from it with the lines after it.
     /// `progress` shows each app's steps: reading its events (counting all read so far), replaying.
-    package mutating func replay(settings: RuleSettings = RuleSettings(), progress: ProgressBar? = nil,
+    package mutating func replay(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil,
                                  _ body: ([ReplayedSession]) throws -> Void) throws {
         let versions = sources.compactMapValues(\.version)
         var strings = StringTable()
@@ -102,7 +103,7 @@ package struct AuditInput {
                 progress?.start("replaying sessions")
                 let sessions = SessionBuilder.sessions(of: lines, versions: versions)
                 try body(Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
-                                         deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), settings: settings))
+                                         deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS))
             }
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 
 /// Writes what an audit found: sessions, findings (one row per finding, updated by
 /// re-audits, never duplicated) and the run, with what is new, persisting and resolved.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditReplay
 
 extension DeviceLogs {
     /// The families each device in `scope` carries, from its events (through the partial

@@ -1,5 +1,6 @@
 import GRDB
 import LocAuditModel
+import LocAuditRules
 
 extension EvidenceText {
     /// The lines every finding cites, by event id: one statement for them all.

@@ -1,5 +1,6 @@
 import GRDB
 import LocAuditModel
+import LocAuditRules
 
 extension FleetSummary {
     /// From the store: findings open after run `runId` (first seen by it or before, not

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 
 // A prune's checkpoints (`replay_checkpoints`): read for the replay, written by prune.
 

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditReplay
+import LocAuditRules
 
 // What reports read besides the findings: the findings' sessions replayed again, the text of
 // the lines they cite, their devices' names.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LocAuditModel
+import LocAuditRules
 
 extension AuditReport {
     /// The report of a recorded audit run (default: the latest), rebuilt from the store

@@ -1,0 +1,472 @@
+import LocAuditModel
+
+/// A session replayed: every event with the state it happened in.
+public struct ReplayedSession: Sendable {
+    public var session: Session
+    public var steps: [ReplayStep]
+    /// The app's Info.plist in force when the session started (`AppVersions.inForce`), nil when none was ingested.
+    public var plist: AppVersion?
+    /// The state when the session started (after iOS dropped what it does not persist).
+    public var initial: ReplayState
+    /// The state after the last event.
+    public var final: ReplayState
+    /// The app's own CoreLocation lines are in the session: without them its callbacks,
+    /// deliveries and flags cannot show, so rules that read them are not evaluable.
+    public var hasAppLines: Bool
+
+    /// The Info.plist's facts.
+    public var app: AppFacts? { plist?.facts }
+    public var version: IOSVersion? { session.osVersion }
+    /// What the session's iOS promises an app built with its Info.plist's SDK; nil for an
+    /// unknown version. Worked out once, by the replay: the rules read it at every step.
+    public var behaviour: IOSBehaviour?
+}
+
+/// Replays the sessions of one app on one device in time order, carrying what iOS
+/// persists from one session to the next and dropping the rest at each launch. The replay
+/// starts from what was known before the first of them (a prune's checkpoint), else from
+/// nothing; `deviceLogs` says which line families the device's logs carry at all.
+package enum Replayer {
+    /// The app's own CoreLocation lines: what the app logs of its location manager. A crash
+    /// is the app's own line too, but says nothing of its location use (unless it is the
+    /// background-flag crash, a configuration fact).
+    static let appLocationKinds = EventKind.loggedByApp.subtracting([.crash])
+
+    /// Whether a line is one of the app's own CoreLocation lines. locationd's "is
+    /// (un)subscribing to notification kCLConnectionMessageLocation" lines are `property`
+    /// events (`locationUpdates`) too, but the daemon's: they show nothing the app's own
+    /// lines would (its callbacks, its flags, its deliveries).
+    static func isAppsOwnLocationLine(_ e: AppEvent) -> Bool {
+        appLocationKinds.contains(e.kind) && !(e.kind == .property && e.property == .locationUpdates)
+    }
+
+    package static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
+                       deviceLogs: DeviceLogs = DeviceLogs(), graceUS: Int64 = 10_000_000) -> [ReplayedSession] {
+        var state = known
+        state.deviceLogs = state.deviceLogs.union(deviceLogs)
+        state.graceUS = graceUS
+        var replayed: [ReplayedSession] = []
+        for session in sessions {
+            let plist = plists.inForce(at: session.startUS)
+            let behaviour = session.osVersion.map { IOSBehaviour.of($0, sdk: plist?.facts.buildSDK) }
+            // Install and uninstall lines before the session's first line.
+            for event in session.before { state.apply(event, behaviour) }
+            let hasAppLines = session.events.contains(where: Replayer.isAppsOwnLocationLine)
+            state.startSession(capability: plist.map(\.facts.hasLocationCapability), behaviour: behaviour,
+                               launched: session.events.first?.isLaunch == true, appLines: hasAppLines)
+            let initial = state
+            var steps: [ReplayStep] = []
+            steps.reserveCapacity(session.events.count)
+            for event in session.events {
+                // A temporary grant lapses the moment the app stops being in use (v2).
+                state.lapseTemporaryGrants(at: event.timeUS, behaviour)
+                steps.append(ReplayStep(event: event, state: state))
+                state.apply(event, behaviour)
+                state.refreshUpdatesKeepInUse(at: event.timeUS, behaviour)
+            }
+            replayed.append(ReplayedSession(session: session, steps: steps, plist: plist, initial: initial, final: state,
+                                            hasAppLines: hasAppLines, behaviour: behaviour))
+        }
+        return replayed
+    }
+}
+
+extension ReplayState {
+    /// A new process: iOS keeps the status and prompt history, drops Allow Once and
+    /// temporary full accuracy, and the manager's flags start at their defaults. What the
+    /// replay knows of the new process: with its launch line in the log, that nothing runs,
+    /// nothing is paused and no blue bar shows yet (on a device whose logs carry indicator
+    /// lines); with the app's own CoreLocation lines in the session too, that its flags are
+    /// at their documented defaults unless a line sets them. Without a launch line the
+    /// process started before the log: all of that is unknown until a line says it.
+    mutating func startSession(capability: Bool?, behaviour: IOSBehaviour?, launched: Bool, appLines: Bool) {
+        allowOnceLapsed = false
+        whenInUseOrLapsed = false
+        if status == .authorizedWhenInUse {
+            switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
+            case true?:
+                lapseTemporaryWhenInUse()
+                allowOnceLapsed = true
+            case false?:
+                break
+            case nil:
+                // An Allow Once grant lapses, a permanent one stays: which one is unknown.
+                status = nil
+                whenInUseOrLapsed = true
+                allowOnceLapsed = nil
+            }
+        } else if status == nil {
+            allowOnceLapsed = nil
+        }
+        if temporaryFullAccuracy || grantIsAllowOnce == true { lapsedSinceUpgradePrompt = true }
+        temporaryPreciseLapsed = temporaryFullAccuracy
+        temporaryFullAccuracy = false
+        temporaryPurposeKey = nil
+        accuracy = permanentAccuracy
+        appState = nil
+        self.capability = capability
+        let defaults = launched && appLines
+        // Before iOS 9 there is no flag and background delivery behaves as if it were YES.
+        if let behaviour, !behaviour.backgroundNeedsFlag {
+            backgroundFlag = true
+        } else {
+            backgroundFlag = defaults ? false : nil
+        }
+        indicatorFlag = defaults ? false : nil
+        blueBarVisible = launched && deviceLogs.indicator ? false : nil
+        paused = launched ? false : nil
+        services = LocationServices()
+        servicesKnown = launched
+        terminated = false
+        backgroundSinceUS = nil
+        startedInBackground = false
+        updatesKeepInUse = launched ? false : nil
+        activitySessions = 0
+        activitySessionsUnknown = 0
+        activitySessionsHeld = 0
+        // A session from before the log would not show: known none only where the app's own
+        // lines and its launch are in the log, or before iOS 17.
+        activitySessionsFromBefore = behaviour?.hasBackgroundActivitySession != false && !defaults
+        temporaryGrantFrom = nil
+        temporaryLapseUS = nil
+        serviceSession = nil
+        lastRequest = nil
+        lastPromptKind = nil
+        lastPromptEvent = nil
+        lastPromptPlace = nil
+    }
+
+    /// A temporary When In Use grant ends: an Allow Once grant back to notDetermined, a
+    /// location-button grant back to the status before it (unknown when that was unknown).
+    mutating func lapseTemporaryWhenInUse() {
+        let (from, known) = (temporaryGrantFrom ?? .notDetermined, temporaryGrantFrom != nil || !temporaryGrantFromUnknown)
+        if !known {
+            status = nil
+        } else if from == .notDetermined {
+            becomeNotDetermined()
+        } else {
+            status = from
+        }
+        grantIsAllowOnce = false
+        provisionalAlways = false
+        temporaryGrantFrom = nil
+        temporaryGrantFromUnknown = false
+        lapsedSinceUpgradePrompt = true
+    }
+
+    /// The temporary grants end when the app stops being in use (rules-model.md "In use"):
+    /// called before each event with its time. A WhenInUse not known to be temporary or
+    /// permanent (iOS 13+) becomes one of the two: unknown.
+    mutating func lapseTemporaryGrants(at timeUS: Int64, _ behaviour: IOSBehaviour?) {
+        guard (status == .authorizedWhenInUse && grantIsAllowOnce != false) || temporaryFullAccuracy,
+              inUse(at: timeUS) == false else { return }
+        let expiry = backgroundSinceUS.map { $0.addingReportingOverflow(graceUS) }
+        let since = expiry.flatMap { $0.overflow ? nil : $0.partialValue } ?? timeUS
+        if status == .authorizedWhenInUse {
+            switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
+            case true?:
+                lapseTemporaryWhenInUse()
+                allowOnceLapsed = true
+                temporaryLapseUS = since
+            case nil:
+                status = nil
+                whenInUseOrLapsed = true
+                allowOnceLapsed = nil
+            case false?:
+                break
+            }
+        }
+        if temporaryFullAccuracy {
+            temporaryFullAccuracy = false
+            temporaryPurposeKey = nil
+            temporaryPreciseLapsed = true
+            accuracy = permanentAccuracy
+            temporaryLapseUS = since
+            lapsedSinceUpgradePrompt = true
+        }
+    }
+
+    /// Whether running standard updates keep the app in use: decided while the app is in use
+    /// (by the foreground, the grace or a session) from the capability and the background
+    /// flag, kept while it is not, false once they stop (called after each event).
+    mutating func refreshUpdatesKeepInUse(at timeUS: Int64, _ behaviour: IOSBehaviour?) {
+        guard services.contains(.standard) else {
+            if servicesKnown { updatesKeepInUse = false }
+            return
+        }
+        switch inUseBesidesUpdates(at: timeUS) {
+        case true?:
+            let flag: Bool? = behaviour?.backgroundNeedsFlag == false ? true : backgroundFlag
+            updatesKeepInUse = Self.and(capability, behaviour == nil && flag != true ? nil : flag)
+        case nil:
+            if updatesKeepInUse != true { updatesKeepInUse = nil }
+        case false?:
+            break
+        }
+    }
+
+    /// Three-valued AND: false when either is, true when both are, else unknown.
+    package static func and(_ a: Bool?, _ b: Bool?) -> Bool? {
+        if a == false || b == false { return false }
+        return a == true && b == true ? true : nil
+    }
+
+    /// The app is (again) notDetermined: iOS forgets its grants and prompt history, and the
+    /// replay knows every prompt from here.
+    mutating func becomeNotDetermined() {
+        status = .notDetermined
+        provisionalAlways = false
+        grantIsAllowOnce = false
+        forgetPromptHistory()
+    }
+
+    mutating func forgetPromptHistory() {
+        firstRequest = nil
+        upgradePrompts = 0
+        keptWhenInUseOnDirectAlways = false
+        promptHistoryKnown = true
+    }
+
+    /// Where a prompt stands in the app's history, from the state before it: a WhenInUse
+    /// prompt only shows to a notDetermined app; an Always prompt is an upgrade when the app
+    /// holds WhenInUse in Settings or the prompt offers KeepWhenInUse, a first prompt when
+    /// the app is notDetermined or the prompt offers Deny (an upgrade prompt never does).
+    public func classify(prompt e: AppEvent) -> PromptClass {
+        switch e.promptKind {
+        case .whenInUse?: return .first(.whenInUse)
+        case .alwaysUpgrade?: return .upgrade
+        case .always?:
+            let options = PromptChoice.options(e.promptOptions)
+            if options.contains(.keepWhenInUse) { return .upgrade }
+            switch settingsStatus {
+            case .authorizedWhenInUse?: return .upgrade
+            case .notDetermined?: return .first(.always)
+            default: return options.contains(.deny) ? .first(.always) : .unknown
+            }
+        default: return .other
+        }
+    }
+
+    /// What one event changes (`behaviour`: the session's iOS, nil when unknown).
+    mutating func apply(_ e: AppEvent, _ behaviour: IOSBehaviour? = nil) {
+        defer { appSeen = true }
+        // What a status learned without saying more leaves unknown: on iOS 13+ whether a
+        // WhenInUse is Allow Once, whether an Always is provisional.
+        let allowOnceUnknown: Bool? = behaviour?.hasAllowOnce == false ? false : nil
+        let provisionalUnknown: Bool? = behaviour?.hasProvisionalAlways == false ? false : nil
+        switch e.kind {
+        case .authorization:
+            // The app is told its status. When an Allow Once grant should have lapsed the
+            // callback is evidence against iOS, not a new grant: the model's status stands.
+            if allowOnceLapsed != false, e.status == .notDetermined { allowOnceLapsed = false }
+            if temporaryPreciseLapsed, e.accuracy == .reduced { temporaryPreciseLapsed = false }
+            if let status = e.status, !(allowOnceLapsed == true && status.isAuthorized) {
+                if status == .notDetermined {
+                    if self.status != .notDetermined { becomeNotDetermined() }
+                } else if status != self.status {
+                    self.status = status
+                    provisionalAlways = status == .authorizedAlways ? provisionalUnknown : false
+                    grantIsAllowOnce = status == .authorizedWhenInUse ? allowOnceUnknown : false
+                }
+            }
+            if let accuracy = e.accuracy, !(temporaryPreciseLapsed && accuracy == .full) {
+                self.accuracy = accuracy
+                if !temporaryFullAccuracy { permanentAccuracy = accuracy }
+            }
+        case .statusChange where e.changeReason == .expired && e.temporary == true && e.status == nil:
+            // locationd's own word that a temporary grant lapsed (`#TemporaryAuth … losing WIU status`).
+            if status == .authorizedWhenInUse, grantIsAllowOnce != false {
+                lapseTemporaryWhenInUse()
+                allowOnceLapsed = true
+                temporaryLapseUS = e.timeUS
+            }
+        case .statusChange where e.changeReason == .locationButton:
+            // A location-button tap grants When In Use for as long as the app is in use.
+            guard e.status?.isAuthorized == true else { break }
+            if status != .authorizedWhenInUse || grantIsAllowOnce == true {
+                temporaryGrantFrom = status?.isAuthorized == true ? nil : status
+                temporaryGrantFromUnknown = status == nil
+            }
+            status = .authorizedWhenInUse
+            grantIsAllowOnce = true
+            provisionalAlways = false
+            allowOnceLapsed = false
+        case .statusChange:
+            guard let status = e.status else { break }
+            if status == .notDetermined {
+                becomeNotDetermined()
+            } else {
+                self.status = status
+                provisionalAlways = status == .authorizedAlways ? (provisionalUnknown == false ? false : e.provisional) : false
+                grantIsAllowOnce = status == .authorizedWhenInUse ? (allowOnceUnknown == false ? false : e.temporary) : false
+            }
+            if e.reason != nil { allowOnceLapsed = false }
+        case .prompt:
+            let place = classify(prompt: e)
+            switch place {
+            case .first(let request):
+                // Only a notDetermined app is shown a first prompt: its history starts here.
+                forgetPromptHistory()
+                firstRequest = request
+            case .upgrade:
+                // A service session that declares Always may ask again after a temporary grant
+                // lapsed; a prompt during Allow Once is not the app's upgrade (it is ignored).
+                if !(serviceSession == .always && lapsedSinceUpgradePrompt), holdsTemporaryWhenInUse != true { upgradePrompts += 1 }
+                lapsedSinceUpgradePrompt = false
+            case .unknown: promptHistoryKnown = false
+            case .other: break
+            }
+            lastPromptKind = e.promptKind
+            lastPromptEvent = e.id
+            lastPromptPlace = place
+        case .promptResponse:
+            if lastPromptKind == .always, e.choice == .whenInUse, firstRequest == .always, upgradePrompts == 0 {
+                keptWhenInUseOnDirectAlways = true
+            }
+            answer(e.choice, behaviour)
+        case .accuracyChange:
+            guard let accuracy = e.accuracy else { break }
+            temporaryPreciseLapsed = false
+            if accuracy == .full, e.temporary == true {
+                temporaryFullAccuracy = true
+                temporaryPurposeKey = e.purposeKey ?? temporaryPurposeKey
+            } else {
+                temporaryFullAccuracy = false
+                permanentAccuracy = accuracy
+            }
+            self.accuracy = accuracy
+        case .call:
+            switch e.managerCall {
+            case .requestWhenInUseAuthorization?: lastRequest = .whenInUse
+            case .requestAlwaysAuthorization?: lastRequest = .always
+            case .requestTemporaryFullAccuracy?: temporaryPurposeKey = e.purposeKey
+            case .backgroundActivitySession?:
+                activitySessionsHeld += 1
+                switch Self.and(inUse(at: e.timeUS), capability) {
+                case true?: activitySessions += 1
+                case nil: activitySessionsUnknown += 1
+                case false?: break
+                }
+            case .invalidateBackgroundActivitySession?:
+                activitySessionsHeld = max(0, activitySessionsHeld - 1)
+                if activitySessions > 0 { activitySessions -= 1 } else if activitySessionsUnknown > 0 { activitySessionsUnknown -= 1 }
+            case .serviceSession?:
+                switch e.status {
+                case .authorizedAlways?: serviceSession = .always; lastRequest = .always
+                case .authorizedWhenInUse?: serviceSession = .whenInUse; lastRequest = .whenInUse
+                default: serviceSession = nil
+                }
+                if let key = e.purposeKey { temporaryPurposeKey = key }
+            case .invalidateServiceSession?:
+                serviceSession = nil
+            case .requestLocation?, .liveUpdates?, .stopLiveUpdates?, .addMonitorCondition?, nil:
+                if let service = e.callService, let starts = e.startsService {
+                    if starts { services.insert(service) } else { services.remove(service) }
+                    if service == .standard, starts { paused = false }
+                    if service == .standard, !starts { updatesKeepInUse = false }
+                }
+            }
+        case .property:
+            let on = e.value == 1
+            switch e.property {
+            case .allowsBackgroundLocationUpdates?: backgroundFlag = on
+            case .showsBackgroundLocationIndicator?: indicatorFlag = on
+            case .updatingLocation?:
+                if on { services.insert(.standard) } else { services.remove(.standard); updatesKeepInUse = false }
+            case .paused?: paused = on
+            default: break
+            }
+        case .appState:
+            switch (appState, e.appState) {
+            case (_, .foregroundRunning?):
+                backgroundSinceUS = nil
+                startedInBackground = false
+            case (.foregroundRunning?, .backgroundRunning?), (.foregroundRunning?, .backgroundTaskSuspended?):
+                backgroundSinceUS = e.timeUS
+            default:
+                break
+            }
+            appState = e.appState
+            if e.appState == .terminated { ended() }
+        case .crash:
+            ended()
+        case .blueBar:
+            if let visible = e.visible { blueBarVisible = visible }
+        case .launch:
+            // A launch says how the process starts: on screen, or in the background.
+            switch e.launchIntent {
+            case .foregroundInteractive?: appState = .foregroundRunning
+            case .background?:
+                appState = .backgroundRunning
+                startedInBackground = true
+            case nil: break
+            }
+        case .relaunch:
+            appState = .backgroundRunning
+            startedInBackground = true
+            if let service = e.service { services.insert(service) }
+        case .install:
+            // A first install: the app starts notDetermined. A reinstall over it changes nothing.
+            if !appSeen { becomeNotDetermined() }
+        case .uninstall:
+            // iOS forgets the app's authorization, accuracy and prompt history.
+            becomeNotDetermined()
+            permanentAccuracy = nil
+            accuracy = nil
+            temporaryFullAccuracy = false
+            temporaryPurposeKey = nil
+            allowOnceLapsed = false
+            temporaryPreciseLapsed = false
+        case .location, .usageKeyMissing, .accessBegin, .accessEnd, .locationArrow, .mainThreadWarning:
+            break
+        }
+    }
+
+    /// The process is gone: no bar shows for it, nothing runs.
+    private mutating func ended() {
+        terminated = true
+        if deviceLogs.indicator { blueBarVisible = false }
+    }
+
+    /// What a prompt answer grants: `AllowOnce` is an Allow Once grant (a temporary
+    /// WhenInUse), `Always` a permanent Always, `Deny` denied, `KeepWhenInUse` a permanent
+    /// WhenInUse, `WhenInUse` a permanent WhenInUse on a WhenInUse prompt (on an Always
+    /// prompt iOS 13+ gives provisional Always: the status change says which).
+    private mutating func answer(_ choice: PromptChoice?, _ behaviour: IOSBehaviour?) {
+        switch choice {
+        case .allowOnce?:
+            status = .authorizedWhenInUse
+            grantIsAllowOnce = true
+            temporaryGrantFrom = nil
+            temporaryGrantFromUnknown = false
+            provisionalAlways = false
+        case .always?:
+            status = .authorizedAlways
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .deny?:
+            status = .denied
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .keepAlways?:
+            status = .authorizedAlways
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .whenInUse? where lastPromptKind == .alwaysReminder:
+            status = .authorizedWhenInUse
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .keepWhenInUse?:
+            status = .authorizedWhenInUse
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        case .whenInUse? where lastPromptKind == .whenInUse || behaviour?.hasProvisionalAlways == false:
+            status = .authorizedWhenInUse
+            provisionalAlways = false
+            grantIsAllowOnce = false
+        default:
+            return
+        }
+        allowOnceLapsed = false
+    }
+}
