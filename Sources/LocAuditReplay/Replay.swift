@@ -82,8 +82,8 @@ extension ReplayState {
     mutating func startSession(capability: Bool?, behaviour: IOSBehaviour?, launched: Bool, appLines: Bool) {
         allowOnceLapsed = false
         whenInUseOrLapsed = false
-        if status == .authorizedWhenInUse {
-            switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
+        if status.value == .authorizedWhenInUse {
+            switch grantIsAllowOnce.value ?? (behaviour?.hasAllowOnce == false ? false : nil) {
             case true?:
                 lapseTemporaryWhenInUse()
                 allowOnceLapsed = true
@@ -91,30 +91,30 @@ extension ReplayState {
                 break
             case nil:
                 // An Allow Once grant lapses, a permanent one stays: which one is unknown.
-                status = nil
+                status = .unknown
                 whenInUseOrLapsed = true
                 allowOnceLapsed = nil
             }
-        } else if status == nil {
+        } else if status.value == nil {
             allowOnceLapsed = nil
         }
-        if temporaryFullAccuracy || grantIsAllowOnce == true { lapsedSinceUpgradePrompt = true }
+        if temporaryFullAccuracy || grantIsAllowOnce.value == true { lapsedSinceUpgradePrompt = true }
         temporaryPreciseLapsed = temporaryFullAccuracy
         temporaryFullAccuracy = false
         temporaryPurposeKey = nil
         accuracy = permanentAccuracy
-        appState = nil
-        self.capability = capability
+        appState = .unknown
+        self.capability = Known(capability, .implied(.infoPlist))
         let defaults = launched && appLines
         // Before iOS 9 there is no flag and background delivery behaves as if it were YES.
         if let behaviour, !behaviour.backgroundNeedsFlag {
-            backgroundFlag = true
+            backgroundFlag = Known(true, .implied(.iosVersion))
         } else {
-            backgroundFlag = defaults ? false : nil
+            backgroundFlag = Known(defaults ? false : nil, .implied(.managerDefaults))
         }
-        indicatorFlag = defaults ? false : nil
-        blueBarVisible = launched && deviceLogs.indicator ? false : nil
-        paused = launched ? false : nil
+        indicatorFlag = Known(defaults ? false : nil, .implied(.managerDefaults))
+        blueBarVisible = Known(launched && deviceLogs.indicator ? false : nil, .implied(.launch))
+        paused = Known(launched ? false : nil, .implied(.launch))
         services = LocationServices()
         servicesKnown = launched
         terminated = false
@@ -138,17 +138,18 @@ extension ReplayState {
 
     /// A temporary When In Use grant ends: an Allow Once grant back to notDetermined, a
     /// location-button grant back to the status before it (unknown when that was unknown).
-    mutating func lapseTemporaryWhenInUse() {
+    /// `basis`: locationd's lapse line, or (by default) the model's lapse.
+    mutating func lapseTemporaryWhenInUse(_ basis: Basis = .implied(.lapse)) {
         let (from, known) = (temporaryGrantFrom ?? .notDetermined, temporaryGrantFrom != nil || !temporaryGrantFromUnknown)
         if !known {
-            status = nil
+            status = .unknown
         } else if from == .notDetermined {
-            becomeNotDetermined()
+            becomeNotDetermined(basis)
         } else {
-            status = from
+            status = Known(from, basis)
         }
-        grantIsAllowOnce = false
-        provisionalAlways = false
+        grantIsAllowOnce = Known(false, basis)
+        provisionalAlways = Known(false, basis)
         temporaryGrantFrom = nil
         temporaryGrantFromUnknown = false
         lapsedSinceUpgradePrompt = true
@@ -158,18 +159,18 @@ extension ReplayState {
     /// called before each event with its time. A WhenInUse not known to be temporary or
     /// permanent (iOS 13+) becomes one of the two: unknown.
     mutating func lapseTemporaryGrants(at timeUS: Int64, _ behaviour: IOSBehaviour?) {
-        guard (status == .authorizedWhenInUse && grantIsAllowOnce != false) || temporaryFullAccuracy,
+        guard (status.value == .authorizedWhenInUse && grantIsAllowOnce.value != false) || temporaryFullAccuracy,
               inUse(at: timeUS) == false else { return }
         let expiry = backgroundSinceUS.map { $0.addingReportingOverflow(graceUS) }
         let since = expiry.flatMap { $0.overflow ? nil : $0.partialValue } ?? timeUS
-        if status == .authorizedWhenInUse {
-            switch grantIsAllowOnce ?? (behaviour?.hasAllowOnce == false ? false : nil) {
+        if status.value == .authorizedWhenInUse {
+            switch grantIsAllowOnce.value ?? (behaviour?.hasAllowOnce == false ? false : nil) {
             case true?:
                 lapseTemporaryWhenInUse()
                 allowOnceLapsed = true
                 temporaryLapseUS = since
             case nil:
-                status = nil
+                status = .unknown
                 whenInUseOrLapsed = true
                 allowOnceLapsed = nil
             case false?:
@@ -196,8 +197,8 @@ extension ReplayState {
         }
         switch inUseBesidesUpdates(at: timeUS) {
         case true?:
-            let flag: Bool? = behaviour?.backgroundNeedsFlag == false ? true : backgroundFlag
-            updatesKeepInUse = Self.and(capability, behaviour == nil && flag != true ? nil : flag)
+            let flag: Bool? = behaviour?.backgroundNeedsFlag == false ? true : backgroundFlag.value
+            updatesKeepInUse = Self.and(capability.value, behaviour == nil && flag != true ? nil : flag)
         case nil:
             if updatesKeepInUse != true { updatesKeepInUse = nil }
         case false?:
@@ -212,11 +213,11 @@ extension ReplayState {
     }
 
     /// The app is (again) notDetermined: iOS forgets its grants and prompt history, and the
-    /// replay knows every prompt from here.
-    mutating func becomeNotDetermined() {
-        status = .notDetermined
-        provisionalAlways = false
-        grantIsAllowOnce = false
+    /// replay knows every prompt from here. `basis`: the line that says so, or what implies it.
+    mutating func becomeNotDetermined(_ basis: Basis) {
+        status = Known(.notDetermined, basis)
+        provisionalAlways = Known(false, basis)
+        grantIsAllowOnce = Known(false, basis)
         forgetPromptHistory()
     }
 
@@ -250,10 +251,11 @@ extension ReplayState {
     /// What one event changes (`behaviour`: the session's iOS, nil when unknown).
     mutating func apply(_ e: AppEvent, _ behaviour: IOSBehaviour? = nil) {
         defer { appSeen = true }
+        let seen = Basis.observed(e.id)
         // What a status learned without saying more leaves unknown: on iOS 13+ whether a
-        // WhenInUse is Allow Once, whether an Always is provisional.
-        let allowOnceUnknown: Bool? = behaviour?.hasAllowOnce == false ? false : nil
-        let provisionalUnknown: Bool? = behaviour?.hasProvisionalAlways == false ? false : nil
+        // WhenInUse is Allow Once, whether an Always is provisional (before, none is).
+        let allowOnceUnknown = Known<Bool>(behaviour?.hasAllowOnce == false ? false : nil, .implied(.iosVersion))
+        let provisionalUnknown = Known<Bool>(behaviour?.hasProvisionalAlways == false ? false : nil, .implied(.iosVersion))
         switch e.kind {
         case .authorization:
             // The app is told its status. When an Allow Once grant should have lapsed the
@@ -262,43 +264,45 @@ extension ReplayState {
             if temporaryPreciseLapsed, e.accuracy == .reduced { temporaryPreciseLapsed = false }
             if let status = e.status, !(allowOnceLapsed == true && status.isAuthorized) {
                 if status == .notDetermined {
-                    if self.status != .notDetermined { becomeNotDetermined() }
-                } else if status != self.status {
-                    self.status = status
-                    provisionalAlways = status == .authorizedAlways ? provisionalUnknown : false
-                    grantIsAllowOnce = status == .authorizedWhenInUse ? allowOnceUnknown : false
+                    if self.status.value != .notDetermined { becomeNotDetermined(seen) }
+                } else if status != self.status.value {
+                    self.status = Known(status, seen)
+                    provisionalAlways = status == .authorizedAlways ? provisionalUnknown : Known(false, seen)
+                    grantIsAllowOnce = status == .authorizedWhenInUse ? allowOnceUnknown : Known(false, seen)
                 }
             }
             if let accuracy = e.accuracy, !(temporaryPreciseLapsed && accuracy == .full) {
-                self.accuracy = accuracy
-                if !temporaryFullAccuracy { permanentAccuracy = accuracy }
+                self.accuracy = Known(accuracy, seen)
+                if !temporaryFullAccuracy { permanentAccuracy = Known(accuracy, seen) }
             }
         case .statusChange where e.changeReason == .expired && e.temporary == true && e.status == nil:
             // locationd's own word that a temporary grant lapsed (`#TemporaryAuth … losing WIU status`).
-            if status == .authorizedWhenInUse, grantIsAllowOnce != false {
-                lapseTemporaryWhenInUse()
+            if status.value == .authorizedWhenInUse, grantIsAllowOnce.value != false {
+                lapseTemporaryWhenInUse(seen)
                 allowOnceLapsed = true
                 temporaryLapseUS = e.timeUS
             }
         case .statusChange where e.changeReason == .locationButton:
             // A location-button tap grants When In Use for as long as the app is in use.
             guard e.status?.isAuthorized == true else { break }
-            if status != .authorizedWhenInUse || grantIsAllowOnce == true {
-                temporaryGrantFrom = status?.isAuthorized == true ? nil : status
-                temporaryGrantFromUnknown = status == nil
+            if status.value != .authorizedWhenInUse || grantIsAllowOnce.value == true {
+                temporaryGrantFrom = status.value?.isAuthorized == true ? nil : status.value
+                temporaryGrantFromUnknown = status.value == nil
             }
-            status = .authorizedWhenInUse
-            grantIsAllowOnce = true
-            provisionalAlways = false
+            status = Known(.authorizedWhenInUse, seen)
+            grantIsAllowOnce = Known(true, seen)
+            provisionalAlways = Known(false, seen)
             allowOnceLapsed = false
         case .statusChange:
             guard let status = e.status else { break }
             if status == .notDetermined {
-                becomeNotDetermined()
+                becomeNotDetermined(seen)
             } else {
-                self.status = status
-                provisionalAlways = status == .authorizedAlways ? (provisionalUnknown == false ? false : e.provisional) : false
-                grantIsAllowOnce = status == .authorizedWhenInUse ? (allowOnceUnknown == false ? false : e.temporary) : false
+                self.status = Known(status, seen)
+                provisionalAlways = status != .authorizedAlways ? Known(false, seen)
+                    : provisionalUnknown.value == false ? provisionalUnknown : Known(e.provisional, seen)
+                grantIsAllowOnce = status != .authorizedWhenInUse ? Known(false, seen)
+                    : allowOnceUnknown.value == false ? allowOnceUnknown : Known(e.temporary, seen)
             }
             if e.reason != nil { allowOnceLapsed = false }
         case .prompt:
@@ -323,7 +327,7 @@ extension ReplayState {
             if lastPromptKind == .always, e.choice == .whenInUse, firstRequest == .always, upgradePrompts == 0 {
                 keptWhenInUseOnDirectAlways = true
             }
-            answer(e.choice, behaviour)
+            answer(e.choice, behaviour, seen)
         case .accuracyChange:
             guard let accuracy = e.accuracy else { break }
             temporaryPreciseLapsed = false
@@ -332,9 +336,9 @@ extension ReplayState {
                 temporaryPurposeKey = e.purposeKey ?? temporaryPurposeKey
             } else {
                 temporaryFullAccuracy = false
-                permanentAccuracy = accuracy
+                permanentAccuracy = Known(accuracy, seen)
             }
-            self.accuracy = accuracy
+            self.accuracy = Known(accuracy, seen)
         case .call:
             switch e.managerCall {
             case .requestWhenInUseAuthorization?: lastRequest = .whenInUse
@@ -342,7 +346,7 @@ extension ReplayState {
             case .requestTemporaryFullAccuracy?: temporaryPurposeKey = e.purposeKey
             case .backgroundActivitySession?:
                 activitySessionsHeld += 1
-                switch Self.and(inUse(at: e.timeUS), capability) {
+                switch Self.and(inUse(at: e.timeUS), capability.value) {
                 case true?: activitySessions += 1
                 case nil: activitySessionsUnknown += 1
                 case false?: break
@@ -362,22 +366,22 @@ extension ReplayState {
             case .requestLocation?, .liveUpdates?, .stopLiveUpdates?, .addMonitorCondition?, nil:
                 if let service = e.callService, let starts = e.startsService {
                     if starts { services.insert(service) } else { services.remove(service) }
-                    if service == .standard, starts { paused = false }
+                    if service == .standard, starts { paused = Known(false, seen) }
                     if service == .standard, !starts { updatesKeepInUse = false }
                 }
             }
         case .property:
             let on = e.value == 1
             switch e.property {
-            case .allowsBackgroundLocationUpdates?: backgroundFlag = on
-            case .showsBackgroundLocationIndicator?: indicatorFlag = on
+            case .allowsBackgroundLocationUpdates?: backgroundFlag = Known(on, seen)
+            case .showsBackgroundLocationIndicator?: indicatorFlag = Known(on, seen)
             case .updatingLocation?:
                 if on { services.insert(.standard) } else { services.remove(.standard); updatesKeepInUse = false }
-            case .paused?: paused = on
+            case .paused?: paused = Known(on, seen)
             default: break
             }
         case .appState:
-            switch (appState, e.appState) {
+            switch (appState.value, e.appState) {
             case (_, .foregroundRunning?):
                 backgroundSinceUS = nil
                 startedInBackground = false
@@ -386,33 +390,33 @@ extension ReplayState {
             default:
                 break
             }
-            appState = e.appState
+            appState = Known(e.appState, seen)
             if e.appState == .terminated { ended() }
         case .crash:
             ended()
         case .blueBar:
-            if let visible = e.visible { blueBarVisible = visible }
+            if let visible = e.visible { blueBarVisible = Known(visible, seen) }
         case .launch:
             // A launch says how the process starts: on screen, or in the background.
             switch e.launchIntent {
-            case .foregroundInteractive?: appState = .foregroundRunning
+            case .foregroundInteractive?: appState = Known(.foregroundRunning, seen)
             case .background?:
-                appState = .backgroundRunning
+                appState = Known(.backgroundRunning, seen)
                 startedInBackground = true
             case nil: break
             }
         case .relaunch:
-            appState = .backgroundRunning
+            appState = Known(.backgroundRunning, seen)
             startedInBackground = true
             if let service = e.service { services.insert(service) }
         case .install:
             // A first install: the app starts notDetermined. A reinstall over it changes nothing.
-            if !appSeen { becomeNotDetermined() }
+            if !appSeen { becomeNotDetermined(.implied(.notDetermined)) }
         case .uninstall:
             // iOS forgets the app's authorization, accuracy and prompt history.
-            becomeNotDetermined()
-            permanentAccuracy = nil
-            accuracy = nil
+            becomeNotDetermined(.implied(.notDetermined))
+            permanentAccuracy = .unknown
+            accuracy = .unknown
             temporaryFullAccuracy = false
             temporaryPurposeKey = nil
             allowOnceLapsed = false
@@ -425,48 +429,31 @@ extension ReplayState {
     /// The process is gone: no bar shows for it, nothing runs.
     private mutating func ended() {
         terminated = true
-        if deviceLogs.indicator { blueBarVisible = false }
+        if deviceLogs.indicator { blueBarVisible = Known(false, .implied(.termination)) }
     }
 
     /// What a prompt answer grants: `AllowOnce` is an Allow Once grant (a temporary
     /// WhenInUse), `Always` a permanent Always, `Deny` denied, `KeepWhenInUse` a permanent
     /// WhenInUse, `WhenInUse` a permanent WhenInUse on a WhenInUse prompt (on an Always
     /// prompt iOS 13+ gives provisional Always: the status change says which).
-    private mutating func answer(_ choice: PromptChoice?, _ behaviour: IOSBehaviour?) {
+    private mutating func answer(_ choice: PromptChoice?, _ behaviour: IOSBehaviour?, _ seen: Basis) {
+        let granted: AuthorizationStatus
         switch choice {
         case .allowOnce?:
-            status = .authorizedWhenInUse
-            grantIsAllowOnce = true
+            granted = .authorizedWhenInUse
             temporaryGrantFrom = nil
             temporaryGrantFromUnknown = false
-            provisionalAlways = false
-        case .always?:
-            status = .authorizedAlways
-            provisionalAlways = false
-            grantIsAllowOnce = false
-        case .deny?:
-            status = .denied
-            provisionalAlways = false
-            grantIsAllowOnce = false
-        case .keepAlways?:
-            status = .authorizedAlways
-            provisionalAlways = false
-            grantIsAllowOnce = false
-        case .whenInUse? where lastPromptKind == .alwaysReminder:
-            status = .authorizedWhenInUse
-            provisionalAlways = false
-            grantIsAllowOnce = false
-        case .keepWhenInUse?:
-            status = .authorizedWhenInUse
-            provisionalAlways = false
-            grantIsAllowOnce = false
-        case .whenInUse? where lastPromptKind == .whenInUse || behaviour?.hasProvisionalAlways == false:
-            status = .authorizedWhenInUse
-            provisionalAlways = false
-            grantIsAllowOnce = false
+        case .always?, .keepAlways?: granted = .authorizedAlways
+        case .deny?: granted = .denied
+        case .keepWhenInUse?: granted = .authorizedWhenInUse
+        case .whenInUse? where lastPromptKind == .whenInUse || lastPromptKind == .alwaysReminder || behaviour?.hasProvisionalAlways == false:
+            granted = .authorizedWhenInUse
         default:
             return
         }
+        status = Known(granted, seen)
+        grantIsAllowOnce = Known(choice == .allowOnce, seen)
+        provisionalAlways = Known(false, seen)
         allowOnceLapsed = false
     }
 }

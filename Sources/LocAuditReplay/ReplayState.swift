@@ -4,7 +4,8 @@ import LocAuditModel
 /// What iOS holds for one app on one device at one moment, as the replay rebuilds it.
 ///
 /// Every fact is what a line said (observed), what the model implies (rules-model.md
-/// "Evidence"), or unknown: nil, never a default. The first group persists across sessions
+/// "Evidence"), or unknown, never a default: the facts rules read are `Known` values, which
+/// carry the line that said them or the rule of the model that implies them. The first group persists across sessions
 /// (iOS stores it, and the replay's knowledge of it is per app and device); the second lasts
 /// one session and is reset at each launch. Codable as a whole: `prune` keeps it per app and
 /// device (`ReplayCheckpoint`), so that the replay of later data starts from it. An optional
@@ -12,18 +13,19 @@ import LocAuditModel
 public struct ReplayState: Sendable, Codable {
     // MARK: Persisted by iOS
 
-    /// Effective authorization status; nil while unknown.
-    public var status: AuthorizationStatus? {
-        didSet { if status != nil { whenInUseOrLapsed = false } }
+    /// Effective authorization status.
+    public var status = Known<AuthorizationStatus>.unknown {
+        didSet { if status.value != nil { whenInUseOrLapsed = false } }
     }
-    /// The status is iOS 13+ provisional Always (Settings still shows WhenInUse); nil when a
-    /// callback said Always and no line said whether it is provisional.
-    public var provisionalAlways: Bool?
-    /// The WhenInUse grant is an Allow Once grant (lapses at relaunch); nil when a callback
-    /// said WhenInUse and no prompt answer or status change said which grant it is.
-    public var grantIsAllowOnce: Bool?
-    /// Accuracy without any temporary grant; nil until a line says it.
-    public var permanentAccuracy: AccuracyAuthorization?
+    /// The status is iOS 13+ provisional Always (Settings still shows WhenInUse); unknown when
+    /// a callback said Always and no line said whether it is provisional.
+    public var provisionalAlways = Known<Bool>.unknown
+    /// The WhenInUse grant is temporary (Allow Once, a location button: lapses when the app
+    /// stops being in use); unknown when a callback said WhenInUse and no prompt answer or
+    /// status change said which grant it is.
+    public var grantIsAllowOnce = Known<Bool>.unknown
+    /// Accuracy without any temporary grant.
+    public var permanentAccuracy = Known<AccuracyAuthorization>.unknown
     /// The app's first authorization request since it was last notDetermined, from its first prompt.
     public var firstRequest: AuthorizationRequest?
     /// The user kept WhenInUse on the first prompt of a direct `requestAlways`.
@@ -47,7 +49,7 @@ public struct ReplayState: Sendable, Codable {
     // MARK: One session
 
     /// Effective accuracy (with a temporary grant, full).
-    public var accuracy: AccuracyAuthorization?
+    public var accuracy = Known<AccuracyAuthorization>.unknown
     /// A temporary full-accuracy grant is active, for this purpose key.
     public var temporaryFullAccuracy = false
     public var temporaryPurposeKey: String?
@@ -61,19 +63,18 @@ public struct ReplayState: Sendable, Codable {
     /// The session started after a temporary full-accuracy grant that iOS should have
     /// dropped, and no new accuracy has been seen since.
     public var temporaryPreciseLapsed = false
-    /// RunningBoard's state, or the launch's (a background relaunch starts in the background);
-    /// nil until a line says it.
-    public var appState: AppState?
-    /// The app has the `location` background mode; nil without its Info.plist.
-    public var capability: Bool?
-    /// `allowsBackgroundLocationUpdates`; nil while unknown (see `startSession`).
-    public var backgroundFlag: Bool?
-    /// `showsBackgroundLocationIndicator`; nil while unknown.
-    public var indicatorFlag: Bool?
-    /// The blue bar is shown; nil while unknown (always on a device whose logs carry no indicator lines).
-    public var blueBarVisible: Bool?
-    /// Updates paused automatically and not resumed; nil while unknown.
-    public var paused: Bool?
+    /// RunningBoard's state, or the launch's (a background relaunch starts in the background).
+    public var appState = Known<AppState>.unknown
+    /// The app has the `location` background mode (implied by its Info.plist); unknown without one.
+    public var capability = Known<Bool>.unknown
+    /// `allowsBackgroundLocationUpdates` (see `startSession` for what the model implies).
+    public var backgroundFlag = Known<Bool>.unknown
+    /// `showsBackgroundLocationIndicator`.
+    public var indicatorFlag = Known<Bool>.unknown
+    /// The blue bar is shown (always unknown on a device whose logs carry no indicator lines).
+    public var blueBarVisible = Known<Bool>.unknown
+    /// Updates paused automatically and not resumed.
+    public var paused = Known<Bool>.unknown
     public var services = LocationServices()
     /// `services` holds every service running: the session's launch (none) or a start line
     /// of standard updates was seen. Without it a service may run from before the log.
@@ -126,19 +127,19 @@ public struct ReplayState: Sendable, Codable {
     /// The status iOS shows in Settings: provisional Always is WhenInUse there; nil while
     /// unknown (an Always not known to be permanent or provisional).
     public var settingsStatus: AuthorizationStatus? {
-        guard status == .authorizedAlways else { return status }
-        return provisionalAlways.map { $0 ? .authorizedWhenInUse : .authorizedAlways }
+        guard status.value == .authorizedAlways else { return status.value }
+        return provisionalAlways.value.map { $0 ? .authorizedWhenInUse : .authorizedAlways }
     }
     /// Whether the status satisfies `test`; nil when that is unknown (the status is unknown,
     /// or one of two that `test` tells apart).
     public func status(is test: (AuthorizationStatus) -> Bool) -> Bool? {
-        if let status { return test(status) }
+        if let status = status.value { return test(status) }
         guard whenInUseOrLapsed else { return nil }
         let (kept, lapsed) = (test(.authorizedWhenInUse), test(.notDetermined))
         return kept == lapsed ? kept : nil
     }
     /// Whether the app is in the background (and alive); nil while its state is unknown.
-    public var inBackground: Bool? { terminated ? false : appState.map(\.isBackground) }
+    public var inBackground: Bool? { terminated ? false : appState.value.map(\.isBackground) }
 
     /// A background activity session keeps the app in use; nil while unknown.
     public var sessionKeepsInUse: Bool? {
@@ -169,7 +170,7 @@ public struct ReplayState: Sendable, Codable {
 
     private func inUse(at timeUS: Int64, kept: Bool?) -> Bool? {
         if terminated { return false }
-        switch appState {
+        switch appState.value {
         case .foregroundRunning?: return true
         case .terminated?: return false
         case nil: return kept == true ? true : nil
@@ -184,8 +185,8 @@ public struct ReplayState: Sendable, Codable {
 
     /// The app holds a temporary When In Use grant (Allow Once, a location button); nil while unknown.
     public var holdsTemporaryWhenInUse: Bool? {
-        switch status {
-        case .authorizedWhenInUse?: return grantIsAllowOnce
+        switch status.value {
+        case .authorizedWhenInUse?: return grantIsAllowOnce.value
         case nil: return nil
         default: return false
         }

@@ -231,7 +231,7 @@ extension SessionTimeline {
                 if kind.tellsOrigin {
                     if value != nil { origin = intervals.last?.value == value ? intervals.last?.origin ?? .modelled : .modelled }
                     if let event = change.event, let said = kind.status(saidBy: event) {
-                        if said == change.state.status {
+                        if said == change.state.status.value {
                             origin = .observed
                         } else {
                             contradiction = LoggedValue(event: event.id, timeUS: change.timeUS, value: said.laneName)
@@ -296,12 +296,12 @@ extension SessionTimeline.LaneKind {
         case .inUse:
             guard let inUse = state.inUse(at: timeUS) else { return nil }
             guard inUse else { return (.notInUse, SessionTimeline.LaneState.notInUse.label) }
-            if state.appState == .foregroundRunning { return (.inUse, "in use (foreground)") }
+            if state.appState.value == .foregroundRunning { return (.inUse, "in use (foreground)") }
             if state.keptInUse == true { return (.inUse, "in use (\(state.keptBy))") }
             return (.inUse, "in use (grace)")
         case .appState:
             if state.terminated { held = .terminated; break }
-            switch state.appState {
+            switch state.appState.value {
             case .foregroundRunning: held = .foreground
             case .backgroundRunning: held = .background
             case .backgroundTaskSuspended: held = .suspended
@@ -309,25 +309,25 @@ extension SessionTimeline.LaneKind {
             case nil: held = nil
             }
         case .authorization:
-            switch state.status {
-            case .authorizedWhenInUse: held = state.grantIsAllowOnce == true ? .allowOnce : .whenInUse
-            case .authorizedAlways: held = state.provisionalAlways == true ? .provisionalAlways : .always
+            switch state.status.value {
+            case .authorizedWhenInUse: held = state.grantIsAllowOnce.value == true ? .allowOnce : .whenInUse
+            case .authorizedAlways: held = state.provisionalAlways.value == true ? .provisionalAlways : .always
             case let status: held = status.map(SessionTimeline.LaneState.init)
             }
         case .accuracy:
-            switch state.accuracy {
+            switch state.accuracy.value {
             case .full: held = state.temporaryFullAccuracy ? .fullTemporary : .full
             case .reduced: held = .reduced
             case nil: held = nil
             }
         case .blueBar:
-            held = state.blueBarVisible.map { $0 ? .shown : .hidden }
+            held = state.blueBarVisible.value.map { $0 ? .shown : .hidden }
         case .services:
             let running = LocationService.allCases.filter { state.services.contains($0) }
             // Without the launch line a service may run from before the log.
             if running.isEmpty { held = state.servicesKnown ? SessionTimeline.LaneState.none : nil; break }
             let names = running.map(\.displayName).joined(separator: ", ")
-            return (.on, state.paused == true ? names + " (paused)" : names)
+            return (.on, state.paused.value == true ? names + " (paused)" : names)
         }
         return held.map { ($0, $0.label) }
     }

@@ -84,9 +84,10 @@ struct BackgroundDeliveryWithoutCapabilityRule: StepRule {
         let (whenInUse, fact) = state.underWhenInUse
         broken.require(whenInUse, fact)
         let inUse = state.inUse(at: step.event.timeUS)
-        broken.require(inUse.map(!), state.appState == nil ? .appState : .inUse)
+        broken.require(inUse.map(!), state.appState.value == nil ? .appState : .inUse)
         guard broken.violates else { return broken.unknown.map(Judgement.unknown) ?? .clear }
-        return .violates("location delivered under WhenInUse while the app was not in use: \(state.notInUseReason(at: step.event.timeUS))")
+        return .violates("location delivered under WhenInUse while the app was not in use: \(state.notInUseReason(at: step.event.timeUS))",
+                         also: [state.status.event])
     }
 }
 
@@ -94,10 +95,10 @@ extension ReplayState {
     /// Whether the app holds When In Use as Settings shows it (provisional Always included),
     /// and the fact that leaves it unknown.
     var underWhenInUse: (Bool?, Fact) {
-        switch status {
+        switch status.value {
         case nil: return (nil, .status)
         case .authorizedWhenInUse?: return (true, .status)
-        case .authorizedAlways?: return (provisionalAlways, .provisionalAlways)
+        case .authorizedAlways?: return (provisionalAlways.value, .provisionalAlways)
         default: return (false, .status)
         }
     }

@@ -66,8 +66,8 @@ struct BackgroundUpdatesStartedInBackgroundRule: StepRule {
         var broken = Conditions()
         let (whenInUse, fact) = state.underWhenInUse
         broken.require(whenInUse, fact)
-        if startsUpdates { broken.require(behaviour.backgroundNeedsFlag ? state.backgroundFlag : false, .backgroundFlag) }
-        broken.require(state.inUse(at: e.timeUS).map(!), state.appState == nil ? .appState : .inUse)
+        if startsUpdates { broken.require(behaviour.backgroundNeedsFlag ? state.backgroundFlag.value : false, .backgroundFlag) }
+        broken.require(state.inUse(at: e.timeUS).map(!), state.appState.value == nil ? .appState : .inUse)
         guard broken.violates else { return broken.unknown.map(Judgement.unknown) ?? .clear }
         let what = startsSession ? "background activity session created" : "standard updates with allowsBackgroundLocationUpdates \"YES\" started"
         return .violates("\(what) under WhenInUse while the app was not in use (\(state.notInUseReason(at: e.timeUS))): they will not keep it in use")

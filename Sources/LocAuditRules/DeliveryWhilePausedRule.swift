@@ -44,8 +44,8 @@ struct DeliveryWhilePausedRule: StepRule {
 
     static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
         guard step.event.isDelivery, !step.state.terminated else { return .clear }
-        switch step.state.paused {
-        case true?: return .violates("location delivered while updates are paused automatically")
+        switch step.state.paused.value {
+        case true?: return .violates("location delivered while updates are paused automatically", also: [step.state.paused.event])
         case nil: return .unknown(.paused)
         case false?: return .clear
         }

@@ -51,9 +51,9 @@ struct DeliveryWithoutAuthorizationRule: StepRule {
     static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
         let e = step.event
         guard e.isDelivery || e.kind == .accessBegin, !step.state.terminated else { return .clear }
-        guard let status = step.state.status else { return .unknown(.status) }
+        guard let status = step.state.status.value else { return .unknown(.status) }
         guard !status.isAuthorized else { return .clear }
         let what = e.isDelivery ? "location delivered" : "App Privacy Report location access"
-        return .violates("\(what) while the status is \"\(status.rawValue)\"")
+        return .violates("\(what) while the status is \"\(status.rawValue)\"", also: [step.state.status.event])
     }
 }

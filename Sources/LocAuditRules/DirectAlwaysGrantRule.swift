@@ -54,7 +54,7 @@ struct DirectAlwaysGrantRule: SessionRule {
             case .first?: break
             case .upgrade?, .other?: direct.require(false, .status)
             case .unknown?: direct.require(nil, .status)
-            case nil: direct.require(state.status.map { $0 == .notDetermined }, .status)
+            case nil: direct.require(state.status.value.map { $0 == .notDetermined }, .status)
             }
             guard direct.violates else { unknown.note(direct.unknown); continue }
             violations.append(Violation(step, "\"notDetermined\" to a permanent \"authorizedAlways\" from one prompt", also: [state.lastPromptEvent]))

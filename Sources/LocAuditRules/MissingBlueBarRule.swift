@@ -85,7 +85,7 @@ struct MissingBlueBarRule: StepRule {
         missing.require(state.inBackground, .appState)
         let (due, fact) = barDue(state, behaviour)
         missing.require(due, fact)
-        missing.require(state.blueBarVisible.map(!), .blueBar)
+        missing.require(state.blueBarVisible.value.map(!), .blueBar)
         guard missing.violates else { return missing.unknown.map(Judgement.unknown) ?? .clear }
         if state.underWhenInUse.0 == true {
             return .violates("background delivery under WhenInUse, kept in use by \(state.keptBy), with no blue bar")
@@ -103,15 +103,15 @@ struct MissingBlueBarRule: StepRule {
     static func barDue(_ state: ReplayState, _ behaviour: IOSBehaviour) -> (Bool?, Fact) {
         let session: Bool? = behaviour.hasBackgroundActivitySession
             ? (state.activitySessionsHeld > 0 ? true : (state.activitySessionsFromBefore ? nil : false)) : false
-        let flagged: Bool? = behaviour.blueBarUnderAlways == .never ? false : ReplayState.and(state.indicatorFlag, state.updatesKeepInUse)
+        let flagged: Bool? = behaviour.blueBarUnderAlways == .never ? false : ReplayState.and(state.indicatorFlag.value, state.updatesKeepInUse)
         let underAlways: Bool? = flagged == true || session == true ? true : (flagged == false && session == false ? false : nil)
-        switch state.status {
+        switch state.status.value {
         case nil: return (nil, .status)
         case .authorizedWhenInUse?: return (behaviour.blueBarUnderWhenInUse ? state.keptInUse : false, .inUse)
         case .authorizedAlways?:
-            switch state.provisionalAlways {
+            switch state.provisionalAlways.value {
             case true?: return (behaviour.blueBarUnderWhenInUse ? state.keptInUse : false, .inUse)
-            case false?: return (underAlways, state.indicatorFlag == nil ? .indicatorFlag : .inUse)
+            case false?: return (underAlways, state.indicatorFlag.value == nil ? .indicatorFlag : .inUse)
             case nil: return underAlways == true && state.keptInUse == true ? (true, .status) : (nil, .provisionalAlways)
             }
         default: return (false, .status)

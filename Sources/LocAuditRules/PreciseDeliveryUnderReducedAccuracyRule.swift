@@ -45,7 +45,7 @@ struct PreciseDeliveryUnderReducedAccuracyRule: StepRule {
     static func judge(_ step: ReplayStep, _ session: ReplayedSession, _ settings: RuleSettings) -> Judgement {
         let state = step.state
         guard step.event.isDelivery, !state.terminated else { return .clear }
-        guard let authorization = state.accuracy else { return .unknown(.accuracy) }
+        guard let authorization = state.accuracy.value else { return .unknown(.accuracy) }
         guard authorization == .reduced, !state.temporaryFullAccuracy, !state.temporaryPreciseLapsed else { return .clear }
         guard let accuracy = step.event.horizontalAccuracy else { return .unknown(.locationAccuracy) }
         guard accuracy < settings.reducedAccuracyFloor else { return .clear }

@@ -68,8 +68,8 @@ struct RelaunchWithoutAlwaysRule: StepRule {
         }
         guard let always = step.state.status(is: { $0 == .authorizedAlways }) else { return .unknown(.status) }
         guard !always else { return .clear }
-        let status = step.state.status?.rawValue ?? "authorizedWhenInUse\" or \"notDetermined"
-        return .violates("relaunched for \"\(service.rawValue)\" while the status is \"\(status)\"")
+        let status = step.state.status.value?.rawValue ?? "authorizedWhenInUse\" or \"notDetermined"
+        return .violates("relaunched for \"\(service.rawValue)\" while the status is \"\(status)\"", also: [step.state.status.event])
     }
 
     /// One cause, one finding: the deliveries after a relaunch this rule flags are its own.

@@ -96,7 +96,7 @@ struct RepeatedAlwaysPromptRule: SessionRule {
                 case true?:
                     violations.append(Violation(step, "Always prompt during an Allow Once grant, when requestAlwaysAuthorization is ignored"))
                     continue
-                case nil where state.status == .authorizedWhenInUse && behaviour.hasAllowOnce:
+                case nil where state.status.value == .authorizedWhenInUse && behaviour.hasAllowOnce:
                     unknown.note(.allowOnce)
                     continue
                 default: break

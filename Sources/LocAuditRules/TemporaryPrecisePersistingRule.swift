@@ -86,8 +86,8 @@ struct TemporaryPrecisePersistingRule: StepRule {
         guard state.temporaryPreciseLapsed else {
             // No grant seen lapsing: none lapsed, unless the accuracy before the session is
             // unknown and no line of the session has said it yet.
-            let known = session.initial.permanentAccuracy != nil || session.initial.temporaryPreciseLapsed
-            if !known, state.permanentAccuracy == nil, !state.temporaryFullAccuracy { return .unknown(.accuracy) }
+            let known = session.initial.permanentAccuracy.value != nil || session.initial.temporaryPreciseLapsed
+            if !known, state.permanentAccuracy.value == nil, !state.temporaryFullAccuracy { return .unknown(.accuracy) }
             return .clear
         }
         let when = state.temporaryLapseUS.map { "after the app stopped being in use at \(Timestamps.isoUTC($0))" } ?? "after relaunch"

@@ -56,8 +56,9 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
         for step in session.steps {
             let e = step.event, state = step.state
             guard e.kind == .accuracyChange, e.accuracy == .full, e.temporary == true else { continue }
-            if let status = state.status, !status.isAuthorized {
-                violations.append(Violation(step, "temporary full accuracy granted while the status is \"\(status.rawValue)\""))
+            if let status = state.status.value, !status.isAuthorized {
+                violations.append(Violation(step, "temporary full accuracy granted while the status is \"\(status.rawValue)\"",
+                                            also: [state.status.event]))
                 continue
             }
             if let app = session.app {
@@ -70,7 +71,7 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
                     continue
                 }
             }
-            unknown.note(state.status == nil ? .status : session.app == nil ? .infoPlist : nil)
+            unknown.note(state.status.value == nil ? .status : session.app == nil ? .infoPlist : nil)
         }
         return .judged(violations, unknown: unknown.fact)
     }

@@ -54,10 +54,10 @@ struct UnexpectedBlueBarRule: SessionRule {
             guard step.event.isDelivery, !state.terminated else { continue }
             var unexpected = Conditions()
             unexpected.require(state.inBackground, .appState)
-            unexpected.require(state.blueBarVisible, .blueBar)
+            unexpected.require(state.blueBarVisible.value, .blueBar)
             unexpected.require(state.status(is: { $0 == .authorizedAlways }), .status)
-            unexpected.require(state.provisionalAlways.map(!), .provisionalAlways)
-            let flagged: Bool? = behaviour.blueBarUnderAlways == .never ? false : state.indicatorFlag
+            unexpected.require(state.provisionalAlways.value.map(!), .provisionalAlways)
+            let flagged: Bool? = behaviour.blueBarUnderAlways == .never ? false : state.indicatorFlag.value
             // v2: a background activity session (iOS 17+) shows the bar under Always too.
             let held: Bool? = !behaviour.hasBackgroundActivitySession ? false
                 : state.activitySessionsHeld > 0 ? true : (state.activitySessionsFromBefore ? nil : false)

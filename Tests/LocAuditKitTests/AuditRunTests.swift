@@ -107,7 +107,8 @@ import Testing
         #expect(first["severity"] as? String == "critical")
         #expect(first["bundleId"] as? String == "com.example.app")
         #expect(first["pid"] as? Int == 501)
-        #expect((first["evidence"] as? [[String: Any]])?.first?["line"] as? Int == 4)
+        // The delivery (line 4) and the callback that said "denied" before it (line 3), in line order.
+        #expect((first["evidence"] as? [[String: Any]])?.compactMap { $0["line"] as? Int } == [3, 4])
         #expect(doc["verdict"] as? String == "findings")
     }
 

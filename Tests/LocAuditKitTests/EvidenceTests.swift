@@ -344,11 +344,25 @@ import Testing
             + #""upgradePrompts":1,"temporaryFullAccuracy":false,"allowOnceLapsed":false,"temporaryPreciseLapsed":false,"backgroundFlag":false,"#
             + #""indicatorFlag":false,"blueBarVisible":false,"paused":false,"services":{"bits":0},"terminated":true,"firstRequest":"whenInUse"}"#
         let state = try ReplayCheckpoint.decode(old, device: "d", bundle: "b")
-        #expect(state.status == .authorizedWhenInUse && state.grantIsAllowOnce == false && state.upgradePrompts == 1)
+        #expect(state.status.value == .authorizedWhenInUse && state.grantIsAllowOnce.value == false && state.upgradePrompts == 1)
+        // A bare value says no line: it is implied by the checkpoint.
+        #expect(state.status.basis == .implied(.checkpoint) && state.status.event == nil)
         #expect(state.deviceLogs == DeviceLogs() && !state.promptHistoryKnown && !state.whenInUseOrLapsed)
         // An optional field nil when stored (JSON leaves it out) stays nil.
         let unknown = try ReplayCheckpoint.decode(#"{"status":"authorizedAlways","upgradePrompts":0}"#, device: "d", bundle: "b")
-        #expect(unknown.provisionalAlways == nil && unknown.grantIsAllowOnce == nil)
+        #expect(unknown.provisionalAlways == .unknown && unknown.grantIsAllowOnce == .unknown)
+    }
+
+    @Test("a checkpoint keeps how each fact is known: the line that said it, the rule that implies it, or unknown")
+    func checkpointKeepsBasis() throws {
+        var state = ReplayState()
+        state.status = Known(.denied, .observed(41))
+        state.paused = Known(false, .implied(.launch))
+        let text = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        let back = try ReplayCheckpoint.decode(text, device: "d", bundle: "b")
+        #expect(back.status == state.status && back.status.event == 41)
+        #expect(back.paused == Known(false, .implied(.launch)) && back.paused.event == nil)
+        #expect(back.accuracy == .unknown && back.accuracy.basis == nil)
     }
 
     // MARK: What the rules read

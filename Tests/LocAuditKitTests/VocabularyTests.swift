@@ -79,13 +79,13 @@ import Testing
     @Test("a lane's colour follows the state the replay holds, not the words that name it")
     func laneColourByState() {
         var state = ReplayState()
-        state.status = .authorizedWhenInUse
-        state.grantIsAllowOnce = true
+        state.status = Known(.authorizedWhenInUse, .observed(1))
+        state.grantIsAllowOnce = Known(true, .observed(1))
         let held = SessionTimeline.LaneKind.authorization.value(in: state, at: 0)
         #expect(held?.state == .allowOnce && held?.label == "Allow Once")
         #expect(held.map { TimelineDrawing.stateClass($0.state) } == "auth-allow-once")
         state.services.insert(.visits)
-        state.paused = true
+        state.paused = Known(true, .observed(2))
         let services = SessionTimeline.LaneKind.services.value(in: state, at: 0)
         #expect(services?.state == .on && services?.label == "visits (paused)")
         #expect(services.map { TimelineDrawing.stateClass($0.state) } == "svc-on")

@@ -19,7 +19,7 @@ package enum AuditRecorder {
         package init(_ replayed: ReplayedSession) {
             session = replayed.session
             (session.events, session.before) = ([], [])
-            (statusAtStart, statusAtEnd) = (replayed.initial.status, replayed.final.status)
+            (statusAtStart, statusAtEnd) = (replayed.initial.status.value, replayed.final.status.value)
             (events, firstEvent, lastEvent) = (replayed.session.events.count, replayed.session.events.first?.id, replayed.session.events.last?.id)
         }
     }
