@@ -482,7 +482,63 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"#TemporaryAuth Client has been granted temporary positive status\", \"ClientKey\":\"icom.example.app:\"}",
          "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "AllowOnce"}}
       ],
-      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once; no pasted line"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string in its prompt-answer handler (onClientUserNotification): the user chose Allow Once (the dialog's ONETIME button sets temporary bit 1 and logs this line, key ClientKey; code index file id 59073882976); no pasted line"}
+    },
+    {
+      "id": "system.prompt-response.upgrade.keep-when-in-use",
+      "kind": "prompt-response",
+      "scope": "system",
+      "msg": "#AuthPrompt User responded to prompt for client",
+      "when": {"requestType": ["7", "8"], "response": ["1"]},
+      "fields": {"bundle_id": "client|Client"},
+      "set": {"choice": "KeepWhenInUse"},
+      "samples": [
+        {"message": "{\"msg\":\"#AuthPrompt User responded to prompt for client\", \"client\":\"icom.example.app:\", \"requestType\":7, \"response\":1}",
+         "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "KeepWhenInUse"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:#AuthPrompt User responded to prompt for client, client:%{public, location:escape_only}@, requestType:%{public}d, response:%{public}d} in CLClientManager::onClientUserNotification(CFOptionFlags) (decompiled, code index file id 59073882976); no public device log seen. response is the CFUserNotification button (flags & 3). For the When In Use to Always upgrade dialog (request types 7 and 8) the dialog builder sets the alternate button (1) to Keep Only While Using and the other button (2) to Change to Always, and the handler grants WhenInUse for 1 and Always for 2 in every layout. For the When In Use dialogs (1-5, 11) the button order depends on a feature flag and a stored Not This Time flag the line does not carry, so those answers are read from the line that follows (temporary positive status, the authorization mask), not from this one; 3 is a dismissal (no answer)"}
+    },
+    {
+      "id": "system.prompt-response.upgrade.always",
+      "kind": "prompt-response",
+      "scope": "system",
+      "msg": "#AuthPrompt User responded to prompt for client",
+      "when": {"requestType": ["7", "8"], "response": ["2"]},
+      "fields": {"bundle_id": "client|Client"},
+      "set": {"choice": "Always"},
+      "samples": [
+        {"message": "{\"msg\":\"#AuthPrompt User responded to prompt for client\", \"client\":\"icom.example.app:\", \"requestType\":8, \"response\":2}",
+         "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "Always"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:#AuthPrompt User responded to prompt for client, client:%{public, location:escape_only}@, requestType:%{public}d, response:%{public}d} in CLClientManager::onClientUserNotification(CFOptionFlags) (decompiled, code index file id 59073882976); no public device log seen. response is the CFUserNotification button (flags & 3). For the When In Use to Always upgrade dialog (request types 7 and 8) the dialog builder sets the alternate button (1) to Keep Only While Using and the other button (2) to Change to Always, and the handler grants WhenInUse for 1 and Always for 2 in every layout. For the When In Use dialogs (1-5, 11) the button order depends on a feature flag and a stored Not This Time flag the line does not carry, so those answers are read from the line that follows (temporary positive status, the authorization mask), not from this one; 3 is a dismissal (no answer)"}
+    },
+    {
+      "id": "system.prompt.always-reminder",
+      "kind": "prompt",
+      "scope": "system",
+      "msg": "#CUN Created client user notification for client",
+      "when": {"requestType": ["6"]},
+      "fields": {"bundle_id": "Client|client"},
+      "set": {"prompt_kind": "AlwaysReminder", "prompt_options": "KeepAlways,WhenInUse"},
+      "samples": [
+        {"message": "{\"msg\":\"#CUN Created client user notification for client\", \"Client\":\"icom.example.app:\", \"requestType\":6}",
+         "expect": {"kind": "prompt", "bundle_id": "com.example.app", "prompt_kind": "AlwaysReminder"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:#CUN Created client user notification for client, Client:%{public, location:escape_only}@, requestType:%{public}d}, logged when the dialog is posted (decompiled, code index file id 59073882976). Request type 6 is the Always reminder (its dialog: LOCATION_REPROMPT_ALWAYS_TITLE, buttons WHENINUSE_ONLY and KEEP_ALWAYS) and has no Showing #AuthPrompt line, so this is its only prompt line; the other types are read from Showing #AuthPrompt (not both: a prompt would count twice)"}
+    },
+    {
+      "id": "system.prompt-response.always-reminder.when-in-use",
+      "kind": "prompt-response",
+      "scope": "system",
+      "contains": "' on #reprompt for ",
+      "regex": "^User has selected 'WIU' on #reprompt for (?<bundle>[^,\\s]+), changing authorization\\.$",
+      "fields": {"bundle_id": "bundle"},
+      "set": {"choice": "WhenInUse"},
+      "samples": [
+        {"message": "User has selected 'WIU' on #reprompt for icom.example.app:, changing authorization.",
+         "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "WhenInUse"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string User has selected 'WIU' on #reprompt for %{public}@, changing authorization. in the Always reminder's answer handler (decompiled, code index file id 59073882976): the user chose Change to Only While Using, and WhenInUse is set. Keep Always logs User has authorized continued access for %@ at #reprompt with the app private (<private>), so it names no app and is not read"}
     },
     {
       "id": "system.prompt-response",
@@ -554,6 +610,76 @@ enum BuiltinCatalog {
          "expect": {"kind": "status-change", "bundle_id": "com.example.app", "status": "authorizedAlways"}}
       ],
       "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, Client:%{public, location:escape_only}@, old:%{public}d, new:%{public}lu, oldCC:%{public}d, newCC:%{public}d, localAuthorizationChange:%{public}d, mayIncreaseAuth:%{public}hhd, authStateHasChanged:%{public}hhd, hasAuth:%{public}hhd} in CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation (decompiled sub_10078B250; code index file ids 10228565558, 58830276652); no public device log seen. Mask 4 is Always: #AuthDatabaseMigration maps Authorized=Y to 4 (AuthMigrate: Y => Always) and logs that a mask with (mask & 6) == 4 contains Always but not WhenInUse. An increase is stored only with mayIncreaseAuth 1, so only such a line is an event. Mask 2 (WhenInUse) is not read: locationd keeps provisional Always as mask 2 plus a separate ProvisionalMonitoring flag the line does not carry, so 2 may be WhenInUse or provisional Always; other values (combinations) are not shown in the code"}
+    },
+    {
+      "id": "system.accuracy.compensation.full",
+      "kind": "accuracy-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"newCC": ["1"], "oldCC": ["2"]},
+      "fields": {"bundle_id": "Client"},
+      "set": {"accuracy": "Full", "temporary": "0"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":2, \"new\":2, \"oldCC\":2, \"newCC\":1, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":0, \"authStateHasChanged\":0, \"hasAuth\":1}",
+         "expect": {"kind": "accuracy-change", "bundle_id": "com.example.app", "accuracy": "full", "temporary": "0"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+    },
+    {
+      "id": "system.accuracy.compensation.first.full",
+      "kind": "accuracy-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"newCC": ["1"], "oldCC": ["0"], "mayIncreaseAuth": ["1"]},
+      "fields": {"bundle_id": "Client"},
+      "set": {"accuracy": "Full", "temporary": "0"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":0, \"new\":2, \"oldCC\":0, \"newCC\":1, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
+         "expect": {"kind": "accuracy-change", "bundle_id": "com.example.app", "accuracy": "full", "temporary": "0"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+    },
+    {
+      "id": "system.accuracy.compensation.first.reduced",
+      "kind": "accuracy-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"newCC": ["2"], "oldCC": ["0"], "mayIncreaseAuth": ["1"]},
+      "fields": {"bundle_id": "Client"},
+      "set": {"accuracy": "Reduced", "temporary": "0"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":0, \"new\":2, \"oldCC\":0, \"newCC\":2, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
+         "expect": {"kind": "accuracy-change", "bundle_id": "com.example.app", "accuracy": "reduced", "temporary": "0"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+    },
+    {
+      "id": "system.accuracy.compensation.reduced",
+      "kind": "accuracy-change",
+      "scope": "system",
+      "msg": "update client authorization mask",
+      "when": {"newCC": ["2"], "oldCC": ["1"], "mayIncreaseAuth": ["1"]},
+      "fields": {"bundle_id": "Client"},
+      "set": {"accuracy": "Reduced", "temporary": "0"},
+      "samples": [
+        {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":4, \"new\":4, \"oldCC\":1, \"newCC\":2, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":0, \"hasAuth\":1}",
+         "expect": {"kind": "accuracy-change", "accuracy": "reduced", "temporary": "0"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+    },
+    {
+      "id": "system.accuracy.temporary-precise-answer",
+      "kind": "accuracy-change",
+      "scope": "system",
+      "msg": "Temporary relief from #compensation response",
+      "when": {"TempPrecise": ["YES"]},
+      "fields": {"bundle_id": "ClientKey|Client"},
+      "set": {"accuracy": "Full", "temporary": "1"},
+      "samples": [
+        {"message": "{\"msg\":\"Temporary relief from #compensation response\", \"ClientKey\":\"icom.example.app:\", \"TempPrecise\":\"YES\"}",
+         "expect": {"kind": "accuracy-change", "bundle_id": "com.example.app", "accuracy": "full", "temporary": "1"}}
+      ],
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:Temporary relief from #compensation response, ClientKey:%{public, location:escape_only}@, TempPrecise:%{public, location:escape_only}s} in onClientUserNotification (code index file id 59073882976), the answer to requestTemporaryFullAccuracyAuthorization (request type 9): YES exactly when the user pressed the dialog's TEMPORARY_PRECISE_YES button, which sets the temporary precise bit. The purpose key is not in the line (locationd checks it against the Info.plist before it shows the dialog); NO grants nothing and is not an event"}
     },
     {
       "id": "system.accuracy",

@@ -24,6 +24,11 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
             RuleExample(os: "14.8", ExampleLog().foreground()
                 .at(1).told("Denied", precision: 1)
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
+            // v2, Apple's wording (iOS 26.1 locationd): the answer to the temporary precise
+            // prompt while the app is denied.
+            RuleExample(os: "26.1", plist: .complete, ExampleLog().foreground()
+                .at(1).told("Denied", precision: 1)
+                .at(3).system(#"{"msg":"Temporary relief from #compensation response", "ClientKey":"icom.example.app:", "TempPrecise":"YES"}"#)),
             // v2: a service session asks for a purpose key the dictionary lacks.
             RuleExample(os: "18.1", plist: .complete, ExampleLog().launch()
                 .at(1).told("AuthorizedWhenInUse", precision: 1).status("AuthorizedWhenInUse", reason: "Settings")
@@ -42,11 +47,16 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
         notEvaluableExamples: [
+            // v2, Apple's wording: locationd's answer line names no purpose key, and the app's
+            // request line is not in the log: which key was granted is unknown.
+            RuleExample(os: "26.1", plist: .complete, unknown: .purposeKey, ExampleLog().foreground()
+                .at(1).told("AuthorizedWhenInUse", precision: 1)
+                .at(3).system(#"{"msg":"Temporary relief from #compensation response", "ClientKey":"icom.example.app:", "TempPrecise":"YES"}"#)),
             // No status before the grant: whether the app was authorized is unknown.
             RuleExample(os: "14.8", plist: .complete, unknown: .status, ExampleLog().launch()
                 .at(3).accuracy("Full", temporary: 1, purposeKey: "Delivery")),
         ],
-        facts: [.iosVersion, .accuracyChangeLines, .status, .infoPlist]
+        facts: [.iosVersion, .accuracyChangeLines, .status, .infoPlist, .purposeKey]
     )
 
     func check(_ session: ReplayedSession, _ settings: RuleSettings) -> RuleCheck {
@@ -62,12 +72,14 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
                 continue
             }
             if let app = session.app {
-                let key = e.purposeKey ?? state.temporaryPurposeKey
-                if !(app.temporaryPurposeKeys ?? []).contains(key ?? "") {
+                // locationd's own answer line names no key: the app's request (or the service
+                // session's) must, else which key was granted is unknown.
+                guard let key = e.purposeKey ?? state.temporaryPurposeKey else { unknown.note(.purposeKey); continue }
+                if !(app.temporaryPurposeKeys ?? []).contains(key) {
                     let where_ = app.temporaryPurposeKeys == nil
                         ? "\(session.plist!.label) has no NSLocationTemporaryUsageDescriptionDictionary"
                         : "absent from NSLocationTemporaryUsageDescriptionDictionary of \(session.plist!.label)"
-                    violations.append(Violation(step, "temporary full accuracy for purpose key \"\(key ?? "")\": \(where_)"))
+                    violations.append(Violation(step, "temporary full accuracy for purpose key \"\(key)\": \(where_)"))
                     continue
                 }
             }

@@ -12,6 +12,23 @@ import Testing
         #expect(failures.isEmpty, "\(failures)")
     }
 
+    /// locationd's lines whose values the binary shows mean nothing the audit reads: the
+    /// answer to a When In Use dialog by its button number (the order depends on flags the
+    /// line lacks), a dismissal, another dialog posted, a compensation the function does not
+    /// store (a rise without mayIncreaseAuth), a declined temporary precise prompt.
+    @Test("Apple's wording is read only where the binary shows what the values mean", arguments: [
+            ##"{"msg":"#AuthPrompt User responded to prompt for client", "client":"icom.example.app:", "requestType":2, "response":1}"##,
+            ##"{"msg":"#AuthPrompt User responded to prompt for client", "client":"icom.example.app:", "requestType":8, "response":3}"##,
+            ##"{"msg":"#CUN Created client user notification for client", "Client":"icom.example.app:", "requestType":2}"##,
+            ##"{"msg":"update client authorization mask", "Client":"icom.example.app:", "old":0, "new":2, "oldCC":0, "newCC":1, "localAuthorizationChange":1, "mayIncreaseAuth":0, "authStateHasChanged":1, "hasAuth":1}"##,
+            ##"{"msg":"update client authorization mask", "Client":"icom.example.app:", "old":4, "new":4, "oldCC":1, "newCC":2, "localAuthorizationChange":1, "mayIncreaseAuth":0, "authStateHasChanged":0, "hasAuth":1}"##,
+            ##"{"msg":"Temporary relief from #compensation response", "ClientKey":"icom.example.app:", "TempPrecise":"NO"}"##,
+    ])
+    func appleWordingNotRead(message: String) {
+        guard case .event(let event) = Catalog.builtin.recognise(message, process: "locationd") else { return }
+        Issue.record("recognised as \(event.kind.rawValue) by \(event.pattern)")
+    }
+
     @Test func patternIdentifiersAreUnique() {
         let ids = Catalog.builtin.patterns.map(\.id)
         #expect(Set(ids).count == ids.count)

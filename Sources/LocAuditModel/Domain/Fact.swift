@@ -27,6 +27,7 @@ public enum Fact: String, CaseIterable, Sendable {
     case paused = "automatic pause"
     case inUse = "in use"
     case buildSDK = "build SDK"
+    case purposeKey = "purpose key"
 
     public var name: String { rawValue }
 
@@ -57,6 +58,7 @@ public enum Fact: String, CaseIterable, Sendable {
         case .paused: return "pause and resume callbacks"
         case .inUse: return "app-state lines (foreground, background), the app's starts and stops of updates, its background flag, its background activity sessions"
         case .buildSDK: return "DTPlatformVersion or DTSDKName in the Info.plist"
+        case .purposeKey: return "the purposeKey of the app's requestTemporaryFullAccuracyAuthorization call, of its service session, or of the accuracy-change line"
         }
     }
 
@@ -103,6 +105,7 @@ public enum Fact: String, CaseIterable, Sendable {
         case .paused: return "automatic pause unknown (no launch, start or resume line before the delivery)"
         case .inUse: return "in use unknown (the app state, when it left the foreground, or what keeps it running in the background is not in the log)"
         case .buildSDK: return "build SDK unknown (the Info.plist has no DTPlatformVersion or DTSDKName, and the SDK decides here)"
+        case .purposeKey: return "purpose key unknown (the accuracy line names none, and the app's request for it is not in the log)"
         }
     }
 }
