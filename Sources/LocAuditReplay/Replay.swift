@@ -115,6 +115,7 @@ extension ReplayState {
         indicatorFlag = Known(defaults ? false : nil, .implied(.managerDefaults))
         blueBarVisible = Known(launched && deviceLogs.indicator ? false : nil, .implied(.launch))
         paused = Known(launched ? false : nil, .implied(.launch))
+        locationArrow = .unknown
         services = LocationServices()
         servicesKnown = launched
         terminated = false
@@ -421,7 +422,9 @@ extension ReplayState {
             temporaryPurposeKey = nil
             allowOnceLapsed = false
             temporaryPreciseLapsed = false
-        case .location, .usageKeyMissing, .accessBegin, .accessEnd, .locationArrow, .mainThreadWarning:
+        case .locationArrow:
+            if let arrow = e.reason { locationArrow = Known(arrow, seen) }
+        case .location, .usageKeyMissing, .accessBegin, .accessEnd, .mainThreadWarning:
             break
         }
     }

@@ -75,6 +75,9 @@ public struct ReplayState: Sendable, Codable {
     public var blueBarVisible = Known<Bool>.unknown
     /// Updates paused automatically and not resumed.
     public var paused = Known<Bool>.unknown
+    /// The status-bar location arrow as locationd last named it for the app in this session
+    /// (`ReceivingLocationInformation`, `Off`, …): shown on the timeline, read by no rule.
+    public var locationArrow = Known<String>.unknown
     public var services = LocationServices()
     /// `services` holds every service running: the session's launch (none) or a start line
     /// of standard updates was seen. Without it a service may run from before the log.

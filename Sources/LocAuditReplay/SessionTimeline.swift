@@ -42,6 +42,10 @@ public struct SessionTimeline: Sendable, Equatable {
         case blueBar = "blue bar"
         /// Location services running.
         case services
+        /// The status-bar location arrow locationd reports for the app (`#sbim client arrow
+        /// state changed`): drawn only for a session with such a line. No rule reads it: that it
+        /// stands for the background indicator is not established (docs/log-formats.md).
+        case locationArrow = "location arrow"
     }
 
     /// A lane's value as the replay holds it: what a report colours (one style a case),
@@ -58,6 +62,8 @@ public struct SessionTimeline: Sendable, Equatable {
         case none
         /// Some service runs: the lane names them.
         case on
+        /// The location arrow: locationd says the app receives location (its state named), or off.
+        case arrowOn = "arrow-on", arrowOff = "arrow-off"
 
         /// The lane that shows it.
         public var lane: LaneKind {
@@ -68,6 +74,7 @@ public struct SessionTimeline: Sendable, Equatable {
             case .full, .fullTemporary, .reduced: return .accuracy
             case .shown, .hidden: return .blueBar
             case .none, .on: return .services
+            case .arrowOn, .arrowOff: return .locationArrow
             }
         }
 
@@ -82,6 +89,8 @@ public struct SessionTimeline: Sendable, Equatable {
             case .fullTemporary: return "full (temporary)"
             case .inUse: return "in use"
             case .notInUse: return "not in use"
+            case .arrowOn: return "on"
+            case .arrowOff: return "off"
             default: return rawValue
             }
         }
@@ -219,7 +228,8 @@ extension SessionTimeline {
             if expiry > changes[i].timeUS, expiry < next { changes.insert((expiry, state, nil), at: i + 1) }
         }
         let end = endUS
-        lanes = LaneKind.allCases.map { kind in
+        let arrow = session.events.contains { $0.kind == .locationArrow }
+        lanes = LaneKind.allCases.filter { $0 != .locationArrow || arrow }.map { kind in
             var intervals: [Interval] = []
             for change in changes {
                 let held = kind.value(in: change.state, at: change.timeUS)
@@ -322,6 +332,9 @@ extension SessionTimeline.LaneKind {
             }
         case .blueBar:
             held = state.blueBarVisible.value.map { $0 ? .shown : .hidden }
+        case .locationArrow:
+            guard let arrow = state.locationArrow.value else { return nil }
+            return arrow == "Off" ? (.arrowOff, SessionTimeline.LaneState.arrowOff.label) : (.arrowOn, arrow)
         case .services:
             let running = LocationService.allCases.filter { state.services.contains($0) }
             // Without the launch line a service may run from before the log.

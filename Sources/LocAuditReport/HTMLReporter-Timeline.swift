@@ -173,6 +173,7 @@ struct TimelineDrawing {
         case .accuracy: prefix = "acc"
         case .blueBar: prefix = "bar"
         case .services: prefix = "svc"
+        case .locationArrow: prefix = "arrow"
         }
         return prefix + "-" + state.rawValue
     }

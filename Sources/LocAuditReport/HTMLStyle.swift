@@ -91,6 +91,7 @@ enum HTMLStyle {
         svg .auth-provisional-always { --fill: #69db7c; } svg .auth-always { --fill: #2b8a3e; --ink: #fff; }
         svg .acc-full { --fill: #748ffc; --ink: #fff; } svg .acc-full-temporary { --fill: #bac8ff; } svg .acc-reduced { --fill: #e9ecef; }
         svg .bar-shown { --fill: #228be6; --ink: #fff; } svg .bar-hidden { --fill: #f1f3f7; }
+        svg .arrow-arrow-on { --fill: #4c6ef5; --ink: #fff; } svg .arrow-arrow-off { --fill: #f1f3f7; }
         svg .svc-none { --fill: #f1f3f7; } svg .svc-on { --fill: #b197fc; }
         /* Said by a line: solid. Modelled by the replay: pale, with a dashed outline. */
         svg .interval.modelled rect { fill-opacity: .45; stroke: #495057; stroke-width: 1.5; stroke-dasharray: 5 3; }

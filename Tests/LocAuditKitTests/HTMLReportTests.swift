@@ -125,6 +125,32 @@ struct RenderedAudit {
         #expect(blueBar.evidence.map(\.event).sorted() == Array(timeline.deliveries.map(\.event).suffix(2)).sorted())
     }
 
+    @Test("locationd's location arrow for the app is a lane of its own, drawn only where its lines are, read by no rule")
+    func locationArrowLane() throws {
+        func arrow(_ old: String, _ new: String) -> String {
+            ##"{"msg":"#sbim client arrow state changed", "clientKey":"icom.example.app:", "entityClass":"Application", "oldArrowState":""##
+                + old + ##"", "newArrowState":""## + new + ##"", "dueToDeauthorization":0}"##
+        }
+        // A delivery while denied: a finding, so the session has a timeline.
+        let log = LogScript().launch().told("Denied").call("startUpdatingLocation")
+            .system(arrow("Off", "ReceivingLocationInformation")).app(Messages.delivery(accuracy: 5))
+            .system(arrow("ReceivingLocationInformation", "Off")).terminate()
+        let ws = try Workspace()
+        let path = try ws.write("qa-phone-2026-11-20.log", log.text + "\n")
+        try ws.write("qa-phone-2026-11-20.ideviceinfo.txt", "UniqueDeviceID: qa-phone\nDeviceName: iPhone\nProductVersion: 17.5\n")
+        _ = try ws.ingest([path]) { $0.parse = ParseOptions(year: 2026, zone: TimeZone(identifier: "UTC")) }
+        let audit = try RenderedAudit(ws)
+        let timeline = try #require(audit.timelines.first)
+        let lane = try #require(timeline.lanes.first { $0.kind == .locationArrow })
+        #expect(lane.intervals.map(\.value) == [nil, "ReceivingLocationInformation", "off"])
+        #expect(lane.intervals.map(\.state) == [nil, .arrowOn, .arrowOff])
+        let html = audit.html()
+        #expect(html.contains("location arrow") && html.contains("arrow-arrow-on"))
+        // The tiny audit has no arrow line: no such lane.
+        let (_, tiny) = try Self.tinyAudit()
+        #expect(tiny.timelines.first?.lanes.contains { $0.kind == .locationArrow } == false)
+    }
+
     // MARK: Verdict
 
     static func report(findings: [Finding] = [], evaluated: Int) -> AuditReport {
