@@ -4,17 +4,28 @@ import LocAuditModel
 import LocAuditNormalise
 
 /// A family of messages: what a log can show about an app, and so what the audit can judge.
+/// The evidence families of docs/rules-model.md (v2) are families of their own, named as the
+/// not-evaluable reasons name them: indicator, prompts, answers, status changes, accuracy
+/// changes, relaunches.
 public enum MessageFamily: String, CaseIterable, Codable, Sendable {
     /// The app's own CoreLocation lines.
     case app
     /// App states and launches.
     case appState = "app-state"
-    /// locationd about the app: status and accuracy changes, location subscriptions.
+    /// locationd's relaunches of an app for a location event.
+    case relaunches
+    /// locationd's status changes (also a location-button grant, a temporary grant's lapse).
+    case statusChanges = "status-changes"
+    /// locationd's accuracy changes.
+    case accuracyChanges = "accuracy-changes"
+    /// locationd's other lines about the app: location subscriptions.
     case daemon
     /// The background location indicator (blue bar).
     case indicator
-    /// Authorization prompts and their answers.
+    /// Authorization prompts.
     case prompts
+    /// The user's answers to them.
+    case answers
     /// Installs and uninstalls.
     case installs
     /// App Privacy Report intervals.
@@ -26,10 +37,14 @@ public enum MessageFamily: String, CaseIterable, Codable, Sendable {
     public var meaning: String {
         switch self {
         case .app: return "the app's own CoreLocation lines: authorization callbacks, deliveries, calls, manager flags, crashes"
-        case .appState: return "app states and launches (locationd, RunningBoard, FrontBoard, SpringBoard)"
-        case .daemon: return "locationd about the app: status and accuracy changes, location subscriptions"
+        case .appState: return "app states and launches (locationd, RunningBoard, FrontBoard, SpringBoard), the location arrow"
+        case .relaunches: return "locationd relaunching the app for a location event, with the service"
+        case .statusChanges: return "locationd changing the app's authorization (a prompt, Settings, a location button, a lapse)"
+        case .accuracyChanges: return "locationd changing the app's accuracy (Precise Location, a temporary full-accuracy grant)"
+        case .daemon: return "locationd's other lines about the app: location subscriptions"
         case .indicator: return "the blue bar (background location indicator) naming the app"
-        case .prompts: return "authorization prompts and the user's answers"
+        case .prompts: return "authorization prompts"
+        case .answers: return "the user's answers to authorization prompts"
         case .installs: return "installs and uninstalls (MobileInstallation, installd)"
         case .privacyReport: return "App Privacy Report location intervals"
         case .system: return "iOS's own CLLocationManager lines (routined, contextstored, ...), never an app's"
@@ -41,9 +56,13 @@ public enum MessageFamily: String, CaseIterable, Codable, Sendable {
         switch self {
         case .app: return "no delivery, status callback or manager flag of any app can be judged (an export filtered to system processes?)"
         case .appState: return "foreground and background cannot be told apart: the background rules are not evaluable"
-        case .daemon: return "statuses are known only from the apps' own callbacks"
+        case .relaunches: return "relaunch-without-always cannot be judged"
+        case .statusChanges: return "statuses are known only from the apps' own callbacks and prompt answers; a location-button grant or a lapse is not seen"
+        case .accuracyChanges: return "temporary full-accuracy grants cannot be judged (temporary-precise-without-authorization, temporary-precise-persisting)"
+        case .daemon: return nil
         case .indicator: return "missing-blue-bar and unexpected-blue-bar cannot be judged"
-        case .prompts: return "prompts and answers cannot be judged (repeated-always-prompt, direct-always-grant)"
+        case .prompts: return "prompts cannot be judged (repeated-always-prompt, direct-always-grant, grant-without-usage-description)"
+        case .answers: return "a grant's kind (Allow Once, permanent) is known only from status changes"
         case .installs: return "an uninstall, which resets an app's authorization, cannot be seen"
         case .privacyReport, .system: return nil
         }
@@ -55,10 +74,13 @@ public enum MessageFamily: String, CaseIterable, Codable, Sendable {
         switch kind {
         case .accessBegin, .accessEnd: return .privacyReport
         case .install, .uninstall: return .installs
-        case .prompt, .promptResponse: return .prompts
+        case .prompt: return .prompts
+        case .promptResponse: return .answers
         case .blueBar: return .indicator
-        case .appState, .launch, .relaunch, .locationArrow: return .appState
-        case .statusChange, .accuracyChange: return .daemon
+        case .appState, .launch, .locationArrow: return .appState
+        case .relaunch: return .relaunches
+        case .statusChange: return .statusChanges
+        case .accuracyChange: return .accuracyChanges
         case .authorization, .location, .property, .call, .crash, .usageKeyMissing, .mainThreadWarning:
             // A pattern no longer in the catalog: these kinds are the app's own lines.
             let scope = pattern?.scope ?? .app
@@ -122,8 +144,8 @@ public struct MessageCoverage: Sendable, Codable {
             out += "Device \(device.device)\n"
             for family in MessageFamily.allCases {
                 let n = device.families[family.rawValue] ?? 0
-                let name = family.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
-                let count = String(n).leftPadded(to: 7)
+                let name = family.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
+                let count = String(n).leftPadded(to: 6)
                 if n == 0, let without = family.withoutIt {
                     out += "  \(name)\(count)  none: \(without)\n"
                 } else {

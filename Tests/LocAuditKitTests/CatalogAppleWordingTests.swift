@@ -92,14 +92,16 @@ import Testing
         #expect(try ws.ingest([reference]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: Self.device) }.failed == 0)
         let coverage = try MessageCoverage.read(database: ws.store.path, catalog: Catalog.builtin)
         let device = try #require(coverage.devices.first { $0.device == Self.device })
-        #expect(device.families["prompts"] == 2)
-        #expect(device.families["daemon"] == 4)
+        // Each evidence family on its own (v2): the prompt, its answer, the status changes.
+        #expect(device.families["prompts"] == 1 && device.families["answers"] == 1)
+        #expect(device.families["status-changes"] == 4 && device.families["daemon"] == 0)
         // Showing #AuthPrompt is real (macOS 13); the Allow Once answer and the masks are binary.
-        #expect(device.provenance["prompts"] == ["real": 1, "binary": 1, "reference": 0, "unlabelled": 0])
-        #expect(device.provenance["daemon"] == ["real": 0, "binary": 3, "reference": 1, "unlabelled": 0])
+        #expect(device.provenance["prompts"] == ["real": 1, "binary": 0, "reference": 0, "unlabelled": 0])
+        #expect(device.provenance["answers"] == ["real": 0, "binary": 1, "reference": 0, "unlabelled": 0])
+        #expect(device.provenance["status-changes"] == ["real": 0, "binary": 3, "reference": 1, "unlabelled": 0])
         #expect(device.provenance["indicator"] == ["real": 0, "binary": 0, "reference": 0, "unlabelled": 0])
         #expect(Set(device.provenance.keys) == Set(MessageFamily.allCases.map(\.rawValue)))
-        #expect(coverage.text.contains("daemon               4  locationd about the app: status and accuracy changes, location subscriptions (binary 3, reference 1)"), "\(coverage.text)")
+        #expect(coverage.text.contains("status-changes       4  locationd changing the app's authorization (a prompt, Settings, a location button, a lapse) (binary 3, reference 1)"), "\(coverage.text)")
         #expect(coverage.text.contains("indicator            0  none: missing-blue-bar and unexpected-blue-bar cannot be judged\n"), "\(coverage.text)")
         // The JSON keeps every key it had and adds "provenance".
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(coverage)) as? [String: Any])

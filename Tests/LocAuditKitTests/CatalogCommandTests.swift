@@ -36,8 +36,8 @@ import Testing
         let devices = try #require(object["devices"] as? [[String: Any]])
         #expect(devices.first?["device"] as? String == "wridz-iphone")
         let families = try #require(devices.first?["families"] as? [String: Int])
-        #expect(families == ["app": 1, "app-state": 1, "daemon": 1, "indicator": 0, "prompts": 0, "installs": 0,
-                             "privacy-report": 0, "system": 0])
+        #expect(families == ["app": 1, "app-state": 1, "relaunches": 0, "status-changes": 0, "accuracy-changes": 0, "daemon": 1,
+                             "indicator": 0, "prompts": 0, "answers": 0, "installs": 0, "privacy-report": 0, "system": 0])
         let text = try run(locauditExecutable, ["catalog", "coverage", "--db", ws.store.path])
         #expect(text.status == 0)
         #expect(text.stdout.contains("indicator            0  none: missing-blue-bar and unexpected-blue-bar cannot be judged"), "\(text.stdout)")
