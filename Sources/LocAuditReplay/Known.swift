@@ -40,7 +40,7 @@ public enum Basis: Sendable, Equatable, Codable {
 }
 
 /// The rules of the model that imply a fact no line said (docs/rules-model.md "Evidence").
-public enum Implication: String, Sendable, Codable, CaseIterable {
+public enum Implication: String, Sendable, Codable {
     /// The session's launch line is in the log: nothing runs, nothing is paused, no blue bar
     /// (on a device whose logs carry indicator lines), and the app starts where it launched.
     case launch
@@ -52,7 +52,7 @@ public enum Implication: String, Sendable, Codable, CaseIterable {
     case iosVersion
     /// The app's Info.plist in force for the session.
     case infoPlist
-    /// A first install, an uninstall, or a lapsed Allow Once: the app is notDetermined.
+    /// A first install or an uninstall: the app is notDetermined.
     case notDetermined
     /// A temporary grant lapsed when the app stopped being in use, or at a new process.
     case lapse
@@ -61,20 +61,6 @@ public enum Implication: String, Sendable, Codable, CaseIterable {
     /// What the replay knew where a prune cut the app's lines (a checkpoint written before
     /// facts carried their basis).
     case checkpoint
-
-    /// In the user's terms, as a not-evaluable reason or a timeline names it.
-    public var name: String {
-        switch self {
-        case .launch: return "the session's launch line"
-        case .managerDefaults: return "the manager's documented defaults (launch and the app's own lines in the log)"
-        case .iosVersion: return "the device's iOS version"
-        case .infoPlist: return "the Info.plist"
-        case .notDetermined: return "an install, an uninstall or a lapsed Allow Once (notDetermined)"
-        case .lapse: return "a temporary grant's lapse"
-        case .termination: return "the process's end"
-        case .checkpoint: return "the replay's state kept by a prune"
-        }
-    }
 }
 
 /// A checkpoint stores a fact as its value and how it is known (`{}` while unknown); one written

@@ -5,11 +5,11 @@ import LocAuditModel
 ///
 /// Every fact is what a line said (observed), what the model implies (rules-model.md
 /// "Evidence"), or unknown, never a default: the facts rules read are `Known` values, which
-/// carry the line that said them or the rule of the model that implies them. The first group persists across sessions
-/// (iOS stores it, and the replay's knowledge of it is per app and device); the second lasts
-/// one session and is reset at each launch. Codable as a whole: `prune` keeps it per app and
-/// device (`ReplayCheckpoint`), so that the replay of later data starts from it. An optional
-/// field defaults to nil: a checkpoint's missing key (JSON leaves nil out) then reads as nil.
+/// carry the line that said them or the rule of the model that implies them. The first group
+/// persists across sessions (iOS stores it, and the replay's knowledge of it is per app and
+/// device); the second lasts one session and is reset at each launch. Codable as a whole:
+/// `prune` keeps it per app and device (`ReplayCheckpoint`), so that the replay of later data
+/// starts from it. A field missing from a checkpoint reads as its initial value (unknown, nil).
 public struct ReplayState: Sendable, Codable {
     // MARK: Persisted by iOS
 
