@@ -27,7 +27,10 @@
 #    BENCH_AUDIT_RUNS times each (default 5); prints each one's median time, events/s (of its
 #    own store's events), peak RSS (the largest of its runs) and events/s after / before
 #    (target >= 0.90). The two may find different things (rules change): this compares speed
-#    only; each audit must exit 0 or 1 (1 = findings);
+#    only; each audit must exit 0 or 1 (1 = findings). When the generator has changed what it
+#    writes since the before binary, the two stores hold different events (the old binary skips
+#    lines it does not know): BENCH_GENERATOR=the before commit's generate_fleet.py writes a file
+#    both read alike;
 # 6. prints `name  value  target  ok/MISS` per figure and a summary line.
 #
 # A MISS does not change the exit status (this is a report); a failing command does (exit 1).
@@ -35,6 +38,8 @@
 # BENCH_TIME_BIN (default /usr/bin/time; a missing one switches to /proc polling),
 # BENCH_ONLY=push (only the push: ingests and audits the 1x store untimed, then step 4),
 # LOCAUDIT_BEFORE_BIN (step 5, after the audit), BENCH_AUDIT_RUNS (default 5),
+# BENCH_GENERATOR (default scripts/generate_fleet.py; another's needs its locsynth.py beside it:
+# use another BENCH_OUT, or the cached fleets are regenerated),
 # BENCH_ONLY=audit (only step 5, on the 1x fleet alone; needs LOCAUDIT_BEFORE_BIN), e.g.
 #   BENCH_ONLY=audit LOCAUDIT_BIN=.build/release/locaudit LOCAUDIT_BEFORE_BIN=../old/.build/release/locaudit scripts/bench.sh 1G
 
@@ -184,9 +189,10 @@ if [[ -n $BEFORE_BIN ]]; then
 fi
 
 # ---------------------------------------------------------------- fleets (cached)
-GEN=scripts/generate_fleet.py
+GEN=${BENCH_GENERATOR:-scripts/generate_fleet.py}
+[[ -f $GEN && -f $(dirname "$GEN")/locsynth.py ]] || die "BENCH_GENERATOR=$GEN: no such generator, or no locsynth.py beside it"
 # the generator and the module it imports: a change to either regenerates the fleets
-GEN_SUM=$(cat "$GEN" scripts/locsynth.py | sha256sum | cut -d' ' -f1)
+GEN_SUM=$(cat "$GEN" "$(dirname "$GEN")/locsynth.py" | sha256sum | cut -d' ' -f1)
 
 # fleet DIR ARGS... : generate unless DIR/.stamp records the same generator and arguments
 fleet() {
@@ -354,6 +360,7 @@ compare_section() {
     mta=$(median "${ta[@]}")
     eps_b=$(awk -v n="$evb" -v t="$mtb" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')
     eps_a=$(awk -v n="$eva" -v t="$mta" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')
+    [[ $evb == "$eva" ]] || note "the two stores hold different events ($evb before, $eva after): events/s is of each one's own; BENCH_GENERATOR (see the top of this script) gives both the same"
     figure "audit before: events in its store" "$evb" "-" info
     figure "audit after: events in its store" "$eva" "-" info
     figure "audit before (s, median of $AUDIT_RUNS)" "$mtb" "-" info
