@@ -21,12 +21,27 @@
 #    loads the same events (the local `events` view exported in COPY's text format, not timed)
 #    with `psql \copy` into an empty table of the same columns; prints rows/s of both and the
 #    ratio (and, for information, \copy into a table with the central events' indexes);
-# 5. prints `name  value  target  ok/MISS` per figure and a summary line.
+# 5. before and after (LOCAUDIT_BEFORE_BIN=/path/to/an/older/locaudit): each binary ingests the
+#    1x fleet file into its own store (untimed: neither opens the other's schema), audits it once
+#    untimed (warm-up), then the two audits are timed alternately, before then after,
+#    BENCH_AUDIT_RUNS times each (default 5); prints each one's median time, events/s (of its
+#    own store's events), peak RSS (the largest of its runs) and events/s after / before
+#    (target >= 0.90). The two may find different things (rules change): this compares speed
+#    only; each audit must exit 0 or 1 (1 = findings). When the generator has changed what it
+#    writes since the before binary, the two stores hold different events (the old binary skips
+#    lines it does not know): BENCH_GENERATOR=the before commit's generate_fleet.py writes a file
+#    both read alike;
+# 6. prints `name  value  target  ok/MISS` per figure and a summary line.
 #
 # A MISS does not change the exit status (this is a report); a failing command does (exit 1).
 # Environment: LOCAUDIT_BIN (skip the build), BENCH_OUT (default bench/out), BENCH_SEED (default 1),
 # BENCH_TIME_BIN (default /usr/bin/time; a missing one switches to /proc polling),
-# BENCH_ONLY=push (only the push: ingests and audits the 1x store untimed, then step 4).
+# BENCH_ONLY=push (only the push: ingests and audits the 1x store untimed, then step 4),
+# LOCAUDIT_BEFORE_BIN (step 5, after the audit), BENCH_AUDIT_RUNS (default 5),
+# BENCH_GENERATOR (default scripts/generate_fleet.py; another's needs its locsynth.py beside it:
+# use another BENCH_OUT, or the cached fleets are regenerated),
+# BENCH_ONLY=audit (only step 5, on the 1x fleet alone; needs LOCAUDIT_BEFORE_BIN), e.g.
+#   BENCH_ONLY=audit LOCAUDIT_BIN=.build/release/locaudit LOCAUDIT_BEFORE_BIN=../old/.build/release/locaudit scripts/bench.sh 1G
 
 set -euo pipefail
 
@@ -58,11 +73,20 @@ SIZE=$(to_bytes "$SIZE_ARG") || die "SIZE must be a byte count or a number with 
 ((SIZE > 0)) || die "SIZE must be positive"
 SIZE2=$((SIZE * 2))
 
+case ${BENCH_ONLY:-} in
+    "" | push) ;;
+    audit) [[ -n ${LOCAUDIT_BEFORE_BIN:-} ]] || die "BENCH_ONLY=audit compares with LOCAUDIT_BEFORE_BIN: set it to an older locaudit" ;;
+    *) die "BENCH_ONLY must be push or audit (got '$BENCH_ONLY')" ;;
+esac
+AUDIT_RUNS=${BENCH_AUDIT_RUNS:-5}
+[[ $AUDIT_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_AUDIT_RUNS must be a positive count (got '$AUDIT_RUNS')"
+
 command -v python3 >/dev/null || die "python3 is needed to generate the fleet"
 command -v gzip >/dev/null || die "gzip is needed for the reference"
 
 # ---------------------------------------------------------------- timing
-# run_timed LABEL STDOUT-FILE CMD... : sets T_WALL (seconds) and T_RSS_KB; exits on failure.
+# run_timed LABEL STDOUT-FILE CMD... : sets T_WALL (seconds), T_RSS_KB and T_CPU (user + system
+# seconds, empty without GNU time); exits on failure.
 TIME_BIN=${BENCH_TIME_BIN:-/usr/bin/time}
 if [[ -x $TIME_BIN ]] && $TIME_BIN -f '%M' -o /dev/null true 2>/dev/null; then
     HAVE_TIME=1
@@ -85,10 +109,13 @@ run_timed() {
     : >"$errf"
     t0=$(now)
     if ((HAVE_TIME)); then
-        $TIME_BIN -f '%M' -o "$tf" "$@" >"$stdout" 2>"$errf" || rc=$?
+        $TIME_BIN -f '%U %S %M' -o "$tf" "$@" >"$stdout" 2>"$errf" || rc=$?
         t1=$(now)
-        T_RSS_KB=$(tail -n 1 "$tf" 2>/dev/null || echo 0)
+        local u s m
+        read -r u s m < <(tail -n 1 "$tf" 2>/dev/null || true) || true
+        T_RSS_KB=${m:-0}
         [[ $T_RSS_KB =~ ^[0-9]+$ ]] || T_RSS_KB=0
+        T_CPU=$(awk -v u="${u:-}" -v s="${s:-}" 'BEGIN { if (u == "" || s == "") print ""; else printf "%.2f", u + s }')
     else
         local pid hwm=0 v
         "$@" >"$stdout" 2>"$errf" &
@@ -101,6 +128,7 @@ run_timed() {
         wait "$pid" || rc=$?
         t1=$(now)
         T_RSS_KB=$hwm
+        T_CPU=""
     fi
     T_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
     if ((rc != 0)); then
@@ -154,11 +182,17 @@ else
     BIN=$(swift build -c release --show-bin-path)/locaudit
     [[ -x $BIN ]] || die "no executable at $BIN after the build"
 fi
+BEFORE_BIN=${LOCAUDIT_BEFORE_BIN:-}
+if [[ -n $BEFORE_BIN ]]; then
+    [[ -x $BEFORE_BIN ]] || die "LOCAUDIT_BEFORE_BIN=$BEFORE_BIN is not an executable"
+    note "comparing the audit with LOCAUDIT_BEFORE_BIN=$BEFORE_BIN"
+fi
 
 # ---------------------------------------------------------------- fleets (cached)
-GEN=scripts/generate_fleet.py
+GEN=${BENCH_GENERATOR:-scripts/generate_fleet.py}
+[[ -f $GEN && -f $(dirname "$GEN")/locsynth.py ]] || die "BENCH_GENERATOR=$GEN: no such generator, or no locsynth.py beside it"
 # the generator and the module it imports: a change to either regenerates the fleets
-GEN_SUM=$(cat "$GEN" scripts/locsynth.py | sha256sum | cut -d' ' -f1)
+GEN_SUM=$(cat "$GEN" "$(dirname "$GEN")/locsynth.py" | sha256sum | cut -d' ' -f1)
 
 # fleet DIR ARGS... : generate unless DIR/.stamp records the same generator and arguments
 fleet() {
@@ -180,17 +214,22 @@ D2="$OUT/fleet-single-$SIZE2"
 D4="$OUT/fleet-x4-$SIZE"
 D1L="$OUT/fleet-single-2pct-$SIZE"
 fleet "$D1" --size "$SIZE" --single --seed "$SEED"
-fleet "$D1L" --size "$SIZE" --single --seed "$SEED" --location-share 0.02
-fleet "$D2" --size "$SIZE2" --single --seed "$SEED"
-fleet "$D4" --size "$SIZE" --devices 4 --seed "$SEED"
 F1=$(ls "$D1"/*.log.gz)
-F1L=$(ls "$D1L"/*.log.gz)
-F2=$(ls "$D2"/*.log.gz)
-mapfile -t F4 < <(ls "$D4"/*.log.gz)
-[[ ${#F4[@]} -eq 4 ]] || die "expected 4 files in $D4, found ${#F4[@]}"
+if [[ ${BENCH_ONLY:-} == audit ]]; then
+    # the before-and-after audit needs the 1x file alone
+    F1L="" F2="" F4=()
+else
+    fleet "$D1L" --size "$SIZE" --single --seed "$SEED" --location-share 0.02
+    fleet "$D2" --size "$SIZE2" --single --seed "$SEED"
+    fleet "$D4" --size "$SIZE" --devices 4 --seed "$SEED"
+    F1L=$(ls "$D1L"/*.log.gz)
+    F2=$(ls "$D2"/*.log.gz)
+    mapfile -t F4 < <(ls "$D4"/*.log.gz)
+    [[ ${#F4[@]} -eq 4 ]] || die "expected 4 files in $D4, found ${#F4[@]}"
+fi
 
 # warm the page cache so that the first measurement is not a disk read
-cat "$F1" "$F1L" "$F2" "${F4[@]}" >/dev/null
+cat "$F1" ${F1L:+"$F1L"} ${F2:+"$F2"} "${F4[@]}" >/dev/null
 
 # the in-process reference: zlib inflating and counting lines, compiled here
 ZCOUNT=""
@@ -206,6 +245,7 @@ IGZIP=$(command -v igzip || true)
 echo
 echo "locaudit ingest benchmark: SIZE=$SIZE_ARG ($(human "$SIZE") uncompressed, $(human "$(stat -c %s "$F1")") gzipped), $(nproc) CPUs"
 echo "binary: $BIN"
+[[ -z $BEFORE_BIN ]] || echo "before binary: $BEFORE_BIN"
 printf '%-34s %12s  %-12s %s\n' "figure" "value" "target" "status"
 
 DB1="$OUT/db/single.sqlite" DB1L="$OUT/db/single-2pct.sqlite" DB2="$OUT/db/double.sqlite" DBJ1="$OUT/db/jobs1.sqlite" DBJ2="$OUT/db/jobs2.sqlite"
@@ -284,6 +324,67 @@ with open(sys.argv[3], "w", encoding="utf-8", newline="") as out:
     figure "push peak RSS (MB)" "$(mb "$push_rss")" "<= 150" le 150
     pg_stop
 }
+
+# ---------------------------------------------------------------- audit, before and after
+# audit_run LABEL BIN DB: a timed audit; exit 1 means findings at or above --fail-on (expected
+# on a generated fleet), anything else is a failure
+audit_run() {
+    local label=$1
+    shift
+    run_timed "$label" "$OUT/logs/$label.stdout" sh -c '"$0" "$@"; s=$?; [ "$s" -le 1 ]' "$1" audit --db "$2" --quiet
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# compare_section DB: BEFORE_BIN ingests F1 into its own store; one untimed audit of each store,
+# then AUDIT_RUNS audits of each, alternately (before, after, before, ...)
+compare_section() {
+    local db=$1 dbb="$OUT/db/before.sqlite" times="$OUT/logs/audit-compare.times" i tb=() ta=() cb=() ca=() rb=0 ra=0
+    "$BEFORE_BIN" ingest --db "$dbb" --quiet "$F1" >/dev/null 2>"$OUT/logs/before-ingest.stderr" ||
+        die "the before binary's ingest failed ($OUT/logs/before-ingest.stderr)"
+    audit_run audit-before-warmup "$BEFORE_BIN" "$dbb"
+    audit_run audit-after-warmup "$BIN" "$db"
+    echo "# run binary wall-s cpu-s peak-rss-kB" >"$times"
+    for ((i = 1; i <= AUDIT_RUNS; i++)); do
+        audit_run "audit-before-$i" "$BEFORE_BIN" "$dbb"
+        tb+=("$T_WALL") cb+=("${T_CPU:-0}")
+        if ((T_RSS_KB > rb)); then rb=$T_RSS_KB; fi
+        echo "$i before $T_WALL ${T_CPU:--} $T_RSS_KB" >>"$times"
+        audit_run "audit-after-$i" "$BIN" "$db"
+        ta+=("$T_WALL") ca+=("${T_CPU:-0}")
+        if ((T_RSS_KB > ra)); then ra=$T_RSS_KB; fi
+        echo "$i after $T_WALL ${T_CPU:--} $T_RSS_KB" >>"$times"
+    done
+    local evb eva mtb mta eps_b eps_a
+    evb=$(count_events "$dbb")
+    eva=$(count_events "$db")
+    mtb=$(median "${tb[@]}")
+    mta=$(median "${ta[@]}")
+    eps_b=$(awk -v n="$evb" -v t="$mtb" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')
+    eps_a=$(awk -v n="$eva" -v t="$mta" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')
+    [[ $evb == "$eva" ]] || note "the two stores hold different events ($evb before, $eva after): events/s is of each one's own; BENCH_GENERATOR (see the top of this script) gives both the same"
+    figure "audit before: events in its store" "$evb" "-" info
+    figure "audit after: events in its store" "$eva" "-" info
+    figure "audit before (s, median of $AUDIT_RUNS)" "$mtb" "-" info
+    figure "audit after (s, median of $AUDIT_RUNS)" "$mta" "-" info
+    figure "audit before events/s" "$eps_b" "-" info
+    figure "audit after events/s" "$eps_a" "-" info
+    figure "audit after / before events/s" "$(ratio "$eps_a" "$eps_b")" ">= 0.90" ge 0.90
+    figure "  audit time after / before" "$(ratio "$mta" "$mtb")" "-" info
+    if ((HAVE_TIME)); then
+        # CPU time moves less than wall time while other work shares the cores
+        figure "  audit CPU-s before (median)" "$(median "${cb[@]}")" "-" info
+        figure "  audit CPU-s after (median)" "$(median "${ca[@]}")" "-" info
+        figure "  audit CPU-s after / before" "$(ratio "$(median "${ca[@]}")" "$(median "${cb[@]}")")" "-" info
+    fi
+    figure "audit before peak RSS (MB)" "$(mb "$rb")" "-" info
+    figure "audit after peak RSS (MB)" "$(mb "$ra")" "<= 150" le 150
+}
+if [[ ${BENCH_ONLY:-} == audit ]]; then
+    "$BIN" ingest --db "$DB1" --quiet "$F1" >/dev/null 2>"$OUT/logs/ingest-fresh.stderr" || die "ingest failed ($OUT/logs/ingest-fresh.stderr)"
+    compare_section "$DB1"
+    echo
+    echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
+    exit 0
+fi
 if [[ ${BENCH_ONLY:-} == push ]]; then
     "$BIN" ingest --db "$DB1" --quiet "$F1" >/dev/null 2>"$OUT/logs/ingest-fresh.stderr" || die "ingest failed ($OUT/logs/ingest-fresh.stderr)"
     "$BIN" audit --db "$DB1" --quiet >/dev/null 2>"$OUT/logs/audit.stderr" || (($? <= 1)) || die "audit failed ($OUT/logs/audit.stderr)"
@@ -373,6 +474,9 @@ figure "full re-audit / ingest" "$(ratio "$AUD" "$ING1")" "<= 1.0x" le 1.0
 
 # push: the audited 1x store into PostgreSQL
 push_section "$DB1"
+
+# the audit of LOCAUDIT_BEFORE_BIN against this one's, on the same 1x file
+[[ -z $BEFORE_BIN ]] || compare_section "$DB1"
 
 echo
 echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
