@@ -510,7 +510,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"#AuthPrompt User responded to prompt for client\", \"client\":\"icom.example.app:\", \"requestType\":8, \"response\":2}",
          "expect": {"kind": "prompt-response", "bundle_id": "com.example.app", "choice": "Always"}}
       ],
-      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:#AuthPrompt User responded to prompt for client, client:%{public, location:escape_only}@, requestType:%{public}d, response:%{public}d} in CLClientManager::onClientUserNotification(CFOptionFlags) (decompiled, code index file id 59073882976); no public device log seen. response is the CFUserNotification button (flags & 3). For the When In Use to Always upgrade dialog (request types 7 and 8) the dialog builder sets the alternate button (1) to Keep Only While Using and the other button (2) to Change to Always, and the handler grants WhenInUse for 1 and Always for 2 in every layout. For the When In Use dialogs (1-5, 11) the button order depends on a feature flag and a stored Not This Time flag the line does not carry, so those answers are read from the line that follows (temporary positive status, the authorization mask), not from this one; 3 is a dismissal (no answer)"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd's #AuthPrompt User responded to prompt for client line: which button is which, see system.prompt-response.upgrade.keep-when-in-use; no public device log seen"}
     },
     {
       "id": "system.prompt.always-reminder",
@@ -637,7 +637,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":0, \"new\":2, \"oldCC\":0, \"newCC\":1, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
          "expect": {"kind": "accuracy-change", "bundle_id": "com.example.app", "accuracy": "full", "temporary": "0"}}
       ],
-      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd's update client authorization mask line, its compensation (oldCC, newCC, mayIncreaseAuth): what the values mean and when a new one is stored, see system.accuracy.compensation.full; no public device log seen"}
     },
     {
       "id": "system.accuracy.compensation.first.reduced",
@@ -651,7 +651,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":0, \"new\":2, \"oldCC\":0, \"newCC\":2, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":1, \"hasAuth\":1}",
          "expect": {"kind": "accuracy-change", "bundle_id": "com.example.app", "accuracy": "reduced", "temporary": "0"}}
       ],
-      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd's update client authorization mask line, its compensation (oldCC, newCC, mayIncreaseAuth): what the values mean and when a new one is stored, see system.accuracy.compensation.full; no public device log seen"}
     },
     {
       "id": "system.accuracy.compensation.reduced",
@@ -665,7 +665,7 @@ enum BuiltinCatalog {
         {"message": "{\"msg\":\"update client authorization mask\", \"Client\":\"icom.example.app:\", \"old\":4, \"new\":4, \"oldCC\":1, \"newCC\":2, \"localAuthorizationChange\":1, \"mayIncreaseAuth\":1, \"authStateHasChanged\":0, \"hasAuth\":1}",
          "expect": {"kind": "accuracy-change", "accuracy": "reduced", "temporary": "0"}}
       ],
-      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd format string {msg%{public}.0s:update client authorization mask, …, oldCC:%{public}d, newCC:%{public}d, …, mayIncreaseAuth:%{public}hhd, …} (CLClientManager::updateStaticAuthorizationMaskForClientWithCompensation, code index file id 10228565558); no public device log seen. newCC is the corrective compensation (locationd's reduced accuracy): Settings' Precise Location switch sends 1 when on and 2 when off (PUILocationServicesAuthorizationLevelController _setPreciseLocationEnabled:, code index file ids 16389835890, 10159970502), and the function stores a new value only when it is not 0 and (oldCC >= newCC or mayIncreaseAuth is 1). So 1 is full and 2 reduced accuracy; 0 gives none. A line whose status changed is read as the status change (system.status.mask.*), so these patterns come after them"}
+      "provenance": {"evidence": "binary", "source": "iOS 26.1 locationd's update client authorization mask line, its compensation (oldCC, newCC, mayIncreaseAuth): what the values mean and when a new one is stored, see system.accuracy.compensation.full; no public device log seen"}
     },
     {
       "id": "system.accuracy.temporary-precise-answer",
