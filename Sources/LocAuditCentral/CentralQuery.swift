@@ -13,8 +13,11 @@ public enum CentralQuery {
     /// `locaudit` schema's. A statement that would write, more than one statement, a missing
     /// or unknown parameter, an SQL error: a `QueryError` (exit 1); the server cannot be used:
     /// a `CentralError` (exit 8).
+    /// `timeout`: the server stops each of its statements after that many seconds (its
+    /// `statement_timeout`, for this transaction only): a `QueryError`.
     public static func run(_ sql: String, parameters: [String: String] = [:], defaults: [String: String] = [:],
-                           url: CentralURL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryResult {
+                           url: CentralURL, timeout: Double? = nil,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryResult {
         let statement = try Statement(sql)
         let unknown = Set(parameters.keys).subtracting(statement.names)
         guard unknown.isEmpty else {
@@ -26,21 +29,19 @@ public enum CentralQuery {
             }
             return value
         }
-        return try Central.blocking { try await run(statement, values: values, url: url, environment: environment) }
+        return try Central.blocking { try await run(statement, values: values, url: url, timeout: timeout, environment: environment) }
     }
 
     /// A saved query with its parameters' defaults, in its PostgreSQL form (`-- postgresql:`).
-    public static func run(_ query: SavedQuery, parameters: [String: String] = [:], url: CentralURL,
+    public static func run(_ query: SavedQuery, parameters: [String: String] = [:], url: CentralURL, timeout: Double? = nil,
                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryResult {
-        var defaults: [String: String] = [:]
-        for p in query.parameters { if let d = p.defaultValue { defaults[p.name] = d } }
-        return try run(try query.postgresqlSQL(), parameters: parameters, defaults: defaults, url: url, environment: environment)
+        try run(try query.postgresqlSQL(), parameters: parameters, defaults: query.defaults, url: url, timeout: timeout, environment: environment)
     }
 
     /// The SQLSTATE of a statement that would write in a read-only transaction.
     static let readOnlyViolation = "25006"
 
-    static func run(_ statement: Statement, values: [String], url: CentralURL, environment: [String: String]) async throws -> QueryResult {
+    static func run(_ statement: Statement, values: [String], url: CentralURL, timeout: Double?, environment: [String: String]) async throws -> QueryResult {
         let central = try await Central.connect(url, environment: environment)
         defer { Task { [central] in await central.close() } }
         // Read-only, and one snapshot for both passes (below).
@@ -48,6 +49,11 @@ public enum CentralQuery {
         // Unqualified names are locaudit's; set by a SELECT, so that the transaction has its
         // snapshot and cannot be made read-write any more.
         try await central.execute("SELECT set_config('search_path', 'locaudit', true)")
+        if let timeout, timeout.isFinite, timeout > 0 {
+            // In milliseconds (bound as text), at least 1: 0 would be none.
+            let milliseconds = String(Int64(min(max(timeout * 1000, 1), 1e15)))
+            try await central.execute("SELECT set_config('statement_timeout', \(milliseconds), true)")
+        }
         var result = try await fetch(statement.sql, values: values, central: central)
         let types = result.types
         if types.contains(where: { !Self.decoded.contains($0) }) {
@@ -143,6 +149,8 @@ public enum CentralQuery {
         switch state {
         case readOnlyViolation:
             return QueryError(QueryRunner.wouldWrite)
+        case "57014" where message.contains("statement timeout"):
+            return QueryError("the query ran longer than --timeout and the server stopped it: narrow it (a WHERE, a LIMIT) or give it more time.")
         case "42601" where message.contains("multiple commands"):
             return QueryError(QueryRunner.oneAtATime)
         case "42501":
