@@ -99,14 +99,22 @@ struct QueryCommand: ParsableCommand {
         }
         let out = Output.Streaming()
         if let central = store.central {
-            let result = try withCentral {
-                if let sql { return try CentralQuery.run(sql, parameters: values, url: central, timeout: timeout) }
-                return try CentralQuery.run(try SavedQuery.find(query!), parameters: values, url: central, timeout: timeout)
-            }
-            try withCentral {
-                let printer = try QueryPrinter(format, columns: result.columns, write: out.write)
-                for row in result.rows { guard try printer.row(row) else { break } }
-                try printer.finish()
+            // Each row printed as the server sends it.
+            var printer: QueryPrinter?
+            let rows = CentralRows(columns: { printer = try QueryPrinter(format, columns: $0, write: out.write) },
+                                   row: { try printer!.row($0) })
+            do {
+                try withCentral {
+                    if let sql {
+                        try CentralQuery.stream(sql, parameters: values, url: central, timeout: timeout, to: rows)
+                    } else {
+                        try CentralQuery.stream(try SavedQuery.find(query!), parameters: values, url: central, timeout: timeout, to: rows)
+                    }
+                    try printer?.finish()
+                }
+            } catch {
+                try? out.flush() // the rows before the failure
+                throw error
             }
             try out.flush()
             return

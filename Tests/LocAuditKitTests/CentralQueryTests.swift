@@ -191,6 +191,11 @@ struct CentralQueryTests {
             #expect(slow.status == 1 && slow.stderr.contains("ran longer than --timeout and the server stopped it"), "\(slow.stderr)")
             let quick = try query(["--db", cluster.url(), "--timeout", "30", "--format", "csv", "--sql", "SELECT 41 + 1 AS a"])
             #expect(quick.status == 0 && quick.stdout == "a\r\n42\r\n", "\(quick.stderr)")
+            // Rows printed as the server sends them: | head gets the first at once, and the query ends when it goes.
+            let head = try QueryStreamTests.head(["query", "--db", cluster.url(), "--format", "csv", "--sql", "SELECT generate_series(1, 1000000000) AS x"],
+                                                 lines: 3, environment: environment)
+            #expect(head.text.hasPrefix("x\r\n1\r\n2\r\n"), "\(head.text.prefix(100))")
+            #expect(!head.stillRunning && head.exitedZero)
 
             let wrong = try query(["--db", cluster.url(), "findings-by-rule-and-app"], ["PGPASSWORD": "not-the-password"])
             #expect(wrong.status == 8)
