@@ -13,8 +13,12 @@ public enum CentralQuery {
     /// `locaudit` schema's. A statement that would write, more than one statement, a missing
     /// or unknown parameter, an SQL error: a `QueryError` (exit 1); the server cannot be used:
     /// a `CentralError` (exit 8).
-    public static func run(_ sql: String, parameters: [String: String] = [:], defaults: [String: String] = [:],
-                           url: CentralURL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryResult {
+    /// `timeout`: the server stops each of its statements after that many seconds (its
+    /// `statement_timeout`, for this transaction only): a `QueryError`. The rows go to `rows`
+    /// as the server sends them.
+    public static func stream(_ sql: String, parameters: [String: String] = [:], defaults: [String: String] = [:],
+                              url: CentralURL, timeout: Double? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment, to rows: CentralRows) throws {
         let statement = try Statement(sql)
         let unknown = Set(parameters.keys).subtracting(statement.names)
         guard unknown.isEmpty else {
@@ -26,21 +30,38 @@ public enum CentralQuery {
             }
             return value
         }
-        return try Central.blocking { try await run(statement, values: values, url: url, environment: environment) }
+        try Central.blocking { try await stream(statement, values: values, url: url, timeout: timeout, environment: environment, rows) }
+    }
+
+    /// Every row of one statement (`stream` gathered).
+    public static func run(_ sql: String, parameters: [String: String] = [:], defaults: [String: String] = [:],
+                           url: CentralURL, timeout: Double? = nil,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryResult {
+        let result = Locked(QueryResult(columns: [], rows: []))
+        try stream(sql, parameters: parameters, defaults: defaults, url: url, timeout: timeout, environment: environment,
+                   to: CentralRows(columns: { names in result.withLock { $0.columns = names } },
+                                   row: { row in result.withLock { $0.rows.append(row) }; return true }))
+        return result.withLock { $0 }
     }
 
     /// A saved query with its parameters' defaults, in its PostgreSQL form (`-- postgresql:`).
-    public static func run(_ query: SavedQuery, parameters: [String: String] = [:], url: CentralURL,
+    public static func run(_ query: SavedQuery, parameters: [String: String] = [:], url: CentralURL, timeout: Double? = nil,
                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryResult {
-        var defaults: [String: String] = [:]
-        for p in query.parameters { if let d = p.defaultValue { defaults[p.name] = d } }
-        return try run(try query.postgresqlSQL(), parameters: parameters, defaults: defaults, url: url, environment: environment)
+        try run(try query.postgresqlSQL(), parameters: parameters, defaults: query.defaults, url: url, timeout: timeout, environment: environment)
+    }
+
+    /// A saved query's rows as the server sends them (`stream`).
+    public static func stream(_ query: SavedQuery, parameters: [String: String] = [:], url: CentralURL, timeout: Double? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment, to rows: CentralRows) throws {
+        try stream(try query.postgresqlSQL(), parameters: parameters, defaults: query.defaults, url: url, timeout: timeout,
+                   environment: environment, to: rows)
     }
 
     /// The SQLSTATE of a statement that would write in a read-only transaction.
     static let readOnlyViolation = "25006"
 
-    static func run(_ statement: Statement, values: [String], url: CentralURL, environment: [String: String]) async throws -> QueryResult {
+    static func stream(_ statement: Statement, values: [String], url: CentralURL, timeout: Double?, environment: [String: String],
+                       _ rows: CentralRows) async throws {
         let central = try await Central.connect(url, environment: environment)
         defer { Task { [central] in await central.close() } }
         // Read-only, and one snapshot for both passes (below).
@@ -48,52 +69,60 @@ public enum CentralQuery {
         // Unqualified names are locaudit's; set by a SELECT, so that the transaction has its
         // snapshot and cannot be made read-write any more.
         try await central.execute("SELECT set_config('search_path', 'locaudit', true)")
-        var result = try await fetch(statement.sql, values: values, central: central)
-        let types = result.types
+        if let timeout, timeout.isFinite, timeout > 0 {
+            // In milliseconds (bound as text), at least 1: 0 would be none.
+            let milliseconds = String(Int64(min(max(timeout * 1000, 1), 1e15)))
+            try await central.execute("SELECT set_config('statement_timeout', \(milliseconds), true)")
+        }
+        let (columns, types, done) = try await fetch(statement.sql, values: values, central: central, rows: rows)
+        var stopped = done
         if types.contains(where: { !Self.decoded.contains($0) }) {
             // Types this decoder does not read (a timestamp, an array, an interval): those
             // columns again, cast to text (as psql prints them), in the same snapshot.
             let names = types.indices.map { "c\($0 + 1)" }
             let wrapped = "SELECT " + zip(names, types).map { Self.decoded.contains($1) ? "q.\($0)" : "q.\($0)::text" }.joined(separator: ", ")
                 + " FROM (\n" + statement.sql + "\n) AS q(" + names.joined(separator: ", ") + ")"
-            let columns = result.columns
-            result = try await fetch(wrapped, values: values, central: central)
-            result.columns = columns
+            stopped = try await fetch(wrapped, values: values, central: central, rows: rows, columns: columns).stopped
         }
-        _ = try? await central.execute("ROLLBACK")
+        // Stopped early, the connection still has the statement's rows coming: closed at once
+        // (the server ends the transaction), never waited for.
+        if !stopped { _ = try? await central.execute("ROLLBACK") }
         await central.close()
-        return QueryResult(columns: result.columns, rows: result.rows)
     }
 
     /// The types `value(_:)` reads; a column of another type is read as its text form.
     static let decoded: Set<PostgresDataType> = [.int2, .int4, .int8, .float4, .float8, .numeric, .bool,
                                                   .text, .varchar, .bpchar, .name, .json, .jsonb, .unknown, .bytea]
 
-    private struct Fetched {
-        var columns: [String]
-        var rows: [[DatabaseValue]]
-        /// The columns' types; when one is not `decoded`, no row was read.
-        var types: [PostgresDataType]
-    }
-
-    private static func fetch(_ sql: String, values: [String], central: Central) async throws -> Fetched {
+    /// Runs `sql`, its rows to `rows` under `columns` (else the server's names), and returns its
+    /// columns and their types. When a type is not `decoded`, no row is handed on (a second
+    /// pass reads it as text).
+    private static func fetch(_ sql: String, values: [String], central: Central, rows: CentralRows,
+                              columns: [String]? = nil) async throws -> (columns: [String], types: [PostgresDataType], stopped: Bool) {
         var bindings = PostgresBindings(capacity: values.count)
         for value in values { bindings.append(Untyped(text: value)) }
+        // What `rows` throws (standard output cannot be written, a json name twice) is its own error, not the server's.
+        var handedOn: (any Error)?
+        var result: (columns: [String], types: [PostgresDataType], stopped: Bool)
         do {
             let sequence = try await central.connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Central.logger)
-            let types = sequence.columns.map(\.dataType)
-            var fetched = Fetched(columns: sequence.columns.map(\.name), rows: [], types: types)
-            if types.contains(where: { !decoded.contains($0) }) {
+            result = (sequence.columns.map(\.name), sequence.columns.map(\.dataType), false)
+            if result.types.contains(where: { !decoded.contains($0) }) {
                 for try await _ in sequence {}   // read to its end: the connection goes on
-                return fetched
+                return result
             }
-            for try await row in sequence {
-                fetched.rows.append(row.map(value))
+            do { try rows.columns(columns ?? result.columns) } catch { handedOn = error }
+            if handedOn == nil {
+                for try await row in sequence {
+                    // The reader has gone: the rest of the rows is not read.
+                    do { guard try rows.row(row.map(value)) else { result.stopped = true; break } } catch { handedOn = error; break }
+                }
             }
-            return fetched
         } catch {
             throw failure(error, url: central.url)
         }
+        if let handedOn { throw handedOn }
+        return result
     }
 
     /// A cell of a `decoded` type as SQLite would hold it.
@@ -143,6 +172,8 @@ public enum CentralQuery {
         switch state {
         case readOnlyViolation:
             return QueryError(QueryRunner.wouldWrite)
+        case "57014" where message.contains("statement timeout"):
+            return QueryError("the query ran longer than --timeout and the server stopped it: narrow it (a WHERE, a LIMIT) or give it more time.")
         case "42601" where message.contains("multiple commands"):
             return QueryError(QueryRunner.oneAtATime)
         case "42501":
@@ -255,5 +286,16 @@ public enum CentralQuery {
             self.sql = String(String.UnicodeScalarView(out.prefix(end)))
             self.names = names
         }
+    }
+}
+
+/// Where a central query's rows go: `columns` once, then `row` for each (false: stop). Called
+/// from the query's task, one call at a time, while the caller waits for it (`Central.blocking`).
+public struct CentralRows: @unchecked Sendable {
+    public var columns: ([String]) throws -> Void
+    public var row: ([DatabaseValue]) throws -> Bool
+
+    public init(columns: @escaping ([String]) throws -> Void, row: @escaping ([DatabaseValue]) throws -> Bool) {
+        (self.columns, self.row) = (columns, row)
     }
 }

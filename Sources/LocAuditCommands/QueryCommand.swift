@@ -23,14 +23,18 @@ struct QueryCommand: ParsableCommand {
             $LOCAUDIT_QUERIES, ./queries and the queries folder of the locaudit checkout or \
             installation. One statement at a time. A read-only store is fine. A number \
             SQLite holds as infinite is Infinity or -Infinity in table and csv, null in \
-            json; two columns of one name are refused in json (name them apart with AS).
+            json; two columns of one name are refused in json (name them apart with AS). \
+            Rows are printed as they are read (a table once its first 1000 rows have sized \
+            its columns); a reader that closes the output (| head) ends the query there. \
+            --timeout SECONDS stops a statement that runs longer.
 
             --db postgresql://USER@HOST[:PORT]/DB (or $LOCAUDIT_DB) runs it on the central \
             store, in a read-only transaction, with the names of its locaudit schema; a \
             saved query's `-- postgresql: A => B` header lines say where its SQL differs \
             there. The password comes from PGPASSWORD or ~/.pgpass.
 
-            Exit codes: 0 rows printed (or none), 1 the query failed, 2 usage error, 3 no \
+            Exit codes: 0 rows printed (or none), 1 the query failed (or ran past \
+            --timeout), 2 usage error, 3 no \
             database, 6 the store cannot be used (cannot open it, not a locaudit store, \
             damaged), 7 standard output could not be written, 8 the central store cannot \
             be used (unreachable, login or TLS refused, no locaudit schema).
@@ -58,12 +62,18 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format.", valueName: "format"))
     var format: QueryFormat = .table
 
+    @Option(help: ArgumentHelp("Stop the query after this many seconds (exit 1).", valueName: "seconds"))
+    var timeout: Double?
+
     @Flag(help: "List the saved queries with their descriptions and parameters.")
     var list = false
 
     func validate() throws {
         let chosen = [query != nil, sql != nil, list].filter { $0 }.count
         if chosen != 1 { throw ValidationError("Give exactly one of: a saved query's name or a .sql file, --sql \"SELECT ...\", or --list.") }
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout takes a number of seconds above 0 (e.g. 30 or 0.5), at most 1e9 (got \(timeout)).")
+        }
         for p in params where p.firstIndex(of: "=").map({ $0 == p.startIndex }) ?? true {
             throw ValidationError("--param takes KEY=VALUE, a name before the = (got '\(p)').")
         }
@@ -87,23 +97,43 @@ struct QueryCommand: ParsableCommand {
             let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             values[String(parts[0])] = String(parts[1])
         }
+        let out = Output.Streaming()
         if let central = store.central {
-            let result = try withCentral {
-                if let sql { return try CentralQuery.run(sql, parameters: values, url: central) }
-                return try CentralQuery.run(try SavedQuery.find(query!), parameters: values, url: central)
+            // Each row printed as the server sends it.
+            var printer: QueryPrinter?
+            let rows = CentralRows(columns: { printer = try QueryPrinter(format, columns: $0, write: out.write) },
+                                   row: { try printer!.row($0) })
+            do {
+                try withCentral {
+                    if let sql {
+                        try CentralQuery.stream(sql, parameters: values, url: central, timeout: timeout, to: rows)
+                    } else {
+                        try CentralQuery.stream(try SavedQuery.find(query!), parameters: values, url: central, timeout: timeout, to: rows)
+                    }
+                    try printer?.finish()
+                }
+            } catch {
+                try? out.flush() // the rows before the failure
+                throw error
             }
-            try Output.standardOutput(try withCentral { try format.render(result) })
+            try out.flush()
             return
         }
         try withStore(store.path) {
             let store = try Store(path: store.path, access: .read)
-            let result: QueryResult
-            if let sql {
-                result = try QueryRunner.run(sql, parameters: values, store: store)
-            } else {
-                result = try QueryRunner.run(try SavedQuery.find(query!), parameters: values, store: store)
+            let saved = try sql == nil ? SavedQuery.find(query!) : nil
+            // Each row printed as SQLite steps to it: nothing held but a table's first rows.
+            var printer: QueryPrinter?
+            do {
+                try QueryRunner.stream(saved?.sql ?? sql!, parameters: values, defaults: saved?.defaults ?? [:], store: store, timeout: timeout,
+                                       columns: { printer = try QueryPrinter(format, columns: $0, write: out.write) },
+                                       row: { try printer!.row($0) })
+                try printer?.finish()
+            } catch {
+                try? out.flush() // the rows before the failure
+                throw error
             }
-            try Output.standardOutput(try format.render(result))
+            try out.flush()
         }
     }
 }

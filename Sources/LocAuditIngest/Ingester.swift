@@ -85,8 +85,12 @@ public final class Ingester: Sendable {
             }
         }
         bar.clear()
-        // The store itself failed (full, read-only, damaged...): no later file could go in either.
-        if let failure = storeFailure.value { throw failure }
+        // The store itself failed (full, read-only, damaged...): no later file could go in
+        // either. The files stored before it stay stored: the sentence names them.
+        if var failure = storeFailure.value {
+            failure.storedBefore = reports.withLock { $0.compactMap { $0 } }.filter { $0.outcome == .ingested }.map(\.path)
+            throw failure
+        }
         var files = reports.withLock { $0.compactMap { $0 } }
         // A folder that cannot be read fails as a file that cannot be read does.
         for folder in expansion.unreadable {

@@ -111,6 +111,18 @@ extension RecordParser {
         if jsonDepth > 0 { appendJSONObject(UnsafeBufferPointer(rebasing: b[(objectStart ?? 0)...])) }
     }
 
+    /// `count` empty lines, as `jsonArrayLine(_:)` reads each: a newline each in the object
+    /// being accumulated (past `maxLineBytes` it is too long), nothing between objects.
+    func blankJSONArrayLines(_ count: Int) {
+        guard jsonDepth > 0, !jsonObjectTooLong else { return }
+        if jsonObject.count + count > RecordParser.maxLineBytes {
+            jsonObjectTooLong = true
+            jsonObject = []
+        } else {
+            jsonObject.append(contentsOf: repeatElement(0x0a, count: count))
+        }
+    }
+
     /// Adds a line's part of the object being accumulated, up to `maxLineBytes` for the object.
     private func appendJSONObject(_ part: UnsafeBufferPointer<UInt8>) {
         if jsonObjectTooLong { return }

@@ -104,6 +104,16 @@ extension RecordParser {
                           pid: h.pid, message: message, isCandidate: true)
     }
 
+    /// `count` empty lines, as `textLine(_:)` reads each: noise between records, else lines of
+    /// the record (a newline each in its message, up to `maxLineBytes`).
+    func blankTextLines(_ count: Int) {
+        guard pending != nil else { return counts.skip(.noise, count: count) }
+        counts.note(.continuation, count: count)
+        guard pending!.isCandidate else { return }
+        let room = max(0, RecordParser.maxLineBytes - pending!.message.count)
+        pending!.message.append(contentsOf: repeatElement(0x0a, count: min(count, room)))
+    }
+
     private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {
         guard pending?.isCandidate == true else { return }
         if pending!.message.count + b.count + 1 > RecordParser.maxLineBytes { return }

@@ -123,6 +123,39 @@ public enum Output {
         }
     }
 
+    /// Standard output written as a command produces it (a query's rows), gathered into
+    /// writes of up to 64 KiB, and written at least every 0.1 s while text comes: nothing is
+    /// held longer. `write` returns false once the reader has closed it (`| head`): nothing
+    /// more is written, and the caller stops. A failure to write is an `OutputError`.
+    package final class Streaming {
+        private var buffer: [UInt8] = []
+        private var written = DispatchTime.now().uptimeNanoseconds
+        package private(set) var readerGone = false
+
+        package init() {
+            fflush(nil) // what was printed before comes first
+        }
+
+        package func write(_ text: String) throws -> Bool {
+            guard !readerGone else { return false }
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= 1 << 16 || DispatchTime.now().uptimeNanoseconds - written > 100_000_000 { try flush() }
+            return !readerGone
+        }
+
+        package func flush() throws {
+            written = DispatchTime.now().uptimeNanoseconds
+            guard !readerGone, !buffer.isEmpty else { return }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            if let error = Output.writeAll(buffer, to: STDOUT_FILENO) {
+                guard error == EPIPE else {
+                    throw OutputError("cannot write to standard output: \(Output.reason(error)); check where it is redirected (a full disk, a closed file).")
+                }
+                readerGone = true
+            }
+        }
+    }
+
     /// Writes to standard error, as far as it can (there is nowhere to report its failure).
     public static func standardError(_ text: String) {
         fflush(nil) // every C stream: Swift 6 cannot name the global `stderr` safely

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LocAuditRead
 
 /// Why the store cannot be used, as one sentence that names it and says what to do. Every
 /// command reports a store problem through this type: SQLite's result codes become
@@ -33,6 +34,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var path: String
     public var reason: Reason
+    /// Files stored whole before the failure (an ingest that stopped at it): they stay stored.
+    public var storedBefore: [String] = []
 
     public init(path: String, reason: Reason) {
         self.path = path
@@ -80,6 +83,12 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     public var description: String {
+        guard !storedBefore.isEmpty else { return sentence }
+        let files = storedBefore.map(Printable.line).joined(separator: ", ")
+        return sentence + " Stored before it, and kept (the next ingest skips \(storedBefore.count == 1 ? "it" : "them")): \(files)."
+    }
+
+    private var sentence: String {
         let folder = StoreError.folder(of: path)
         switch reason {
         case .missing:

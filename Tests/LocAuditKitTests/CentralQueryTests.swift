@@ -137,7 +137,7 @@ struct CentralQueryTests {
         }
     }
 
-    @Test("query --db postgresql://: the same table as on SQLite, writes refused with SQLite's sentence (exit 1, nothing written), SQL errors in the server's words, $LOCAUDIT_DB, a wrong password exit 8")
+    @Test("query --db postgresql://: the same table as on SQLite, writes refused with SQLite's sentence (exit 1, nothing written), SQL errors in the server's words, --timeout, $LOCAUDIT_DB, a wrong password exit 8")
     func theCommand() async throws {
         let (workspace, db) = try Self.samplesHost()
         _ = workspace
@@ -185,6 +185,17 @@ struct CentralQueryTests {
             #expect(denied.stderr.hasPrefix("locaudit: the query failed: permission denied for table findings") && denied.stderr.contains("Many hosts"), "\(denied.stderr)")
             let allowed = try query(["--db", cluster.url(user: "reader"), "--sql", "SELECT count(*) AS n FROM devices"], ["PGPASSWORD": "reader-pw"])
             #expect(allowed.status == 0 && !allowed.stdout.contains("\n0\n"), "\(allowed.stderr)")
+
+            // --timeout is the transaction's statement_timeout: the server stops a longer statement (exit 1, not 8).
+            let slow = try query(["--db", cluster.url(), "--timeout", "0.5", "--sql", "SELECT pg_sleep(10)::text AS s"])
+            #expect(slow.status == 1 && slow.stderr.contains("ran longer than --timeout and the server stopped it"), "\(slow.stderr)")
+            let quick = try query(["--db", cluster.url(), "--timeout", "30", "--format", "csv", "--sql", "SELECT 41 + 1 AS a"])
+            #expect(quick.status == 0 && quick.stdout == "a\r\n42\r\n", "\(quick.stderr)")
+            // Rows printed as the server sends them: | head gets the first at once, and the query ends when it goes.
+            let head = try QueryStreamTests.head(["query", "--db", cluster.url(), "--format", "csv", "--sql", "SELECT generate_series(1, 1000000000) AS x"],
+                                                 lines: 3, environment: environment)
+            #expect(head.text.hasPrefix("x\r\n1\r\n2\r\n"), "\(head.text.prefix(100))")
+            #expect(!head.stillRunning && head.exitedZero)
 
             let wrong = try query(["--db", cluster.url(), "findings-by-rule-and-app"], ["PGPASSWORD": "not-the-password"])
             #expect(wrong.status == 8)

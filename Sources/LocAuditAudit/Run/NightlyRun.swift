@@ -282,7 +282,7 @@ public struct NightlyRun {
                 guard sidecar || inStore(path), let before, FileIdentity(path) == before else {
                     throw IngestError(description: "changed since its ingest (another file took its name?); left in the inbox, the next run reads it")
                 }
-                try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try ArchiveMove.makeFolders(target.deletingLastPathComponent().path)
                 if fm.fileExists(atPath: target.path) {
                     if FileIdentity.sameBytes(path, target.path) {
                         try fm.removeItem(atPath: path)
@@ -300,7 +300,7 @@ public struct NightlyRun {
                 log.debug("archived \(Printable.line(path)) -> \(Printable.line(target.path))")
                 return true
             } catch {
-                let why = (error as? IngestError)?.description ?? ArchiveMove.sentence(error)
+                let why = (error as? IngestError)?.description ?? ArchiveMove.sentence(error, target: target.path)
                 report.notArchived.append((path, why))
                 log.warning("not archived \(Printable.line(path)): \(Printable.line(why))")
                 return false
@@ -386,11 +386,41 @@ enum ArchiveMove {
         guard fsync(output) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
-    /// An error of a move as a sentence (no NSError text).
-    static func sentence(_ error: Error) -> String {
-        if let posix = error as? POSIXError {
-            return "cannot move it into the archive: \(String(cString: strerror(posix.code.rawValue))). Check the archive's folder (space, permissions); the file stays in the inbox."
+    /// `mkdir -p`: the missing folders of `path`, made one by one; a failure is the POSIX
+    /// error it is (FileManager's is an NSError, whose text names neither file nor folder).
+    static func makeFolders(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw POSIXError(.ENOTDIR) }
+            return
         }
-        return "cannot move it into the archive (\(error.localizedDescription)). Check the archive's folder (space, permissions); the file stays in the inbox."
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeFolders(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// An error of the move to `target` as one sentence: the target, its folder, what to do
+    /// (never an NSError's text).
+    static func sentence(_ error: Error, target: String) -> String {
+        let folder = Printable.line((target as NSString).deletingLastPathComponent)
+        let stays = "the file stays in the inbox, and the next run with --archive moves it"
+        switch posixCode(error) {
+        case ENOSPC?, EDQUOT?:
+            return "cannot move it to \(Printable.line(target)): the disk holding the archive folder \(folder) is full (or its quota is used up). "
+                + "Free some space there, or give --archive a folder on another disk; \(stays)."
+        case let code?:
+            return "cannot move it to \(Printable.line(target)): \(String(cString: strerror(code))). "
+                + "Check the archive folder \(folder) (that it is a folder this user can write to, with space left); \(stays)."
+        case nil:
+            return "cannot move it to \(Printable.line(target)). Check the archive folder \(folder) (that it is a folder this user can write to, with space left); \(stays)."
+        }
+    }
+
+    /// The errno behind an error: a POSIXError's, or an NSError's of the POSIX domain or under it.
+    static func posixCode(_ error: Error) -> Int32? {
+        if let posix = error as? POSIXError { return posix.code.rawValue }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: ns.code) }
+        return (ns.userInfo[NSUnderlyingErrorKey] as? Error).flatMap(posixCode)
     }
 }

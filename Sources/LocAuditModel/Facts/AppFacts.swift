@@ -63,8 +63,9 @@ public struct AppFacts: Sendable, Codable, Equatable {
             facts.requiresExplicitServiceSession = explicit as? Bool
         }
         if let reduced = dict["NSLocationDefaultAccuracyReduced"] {
-            facts.defaultAccuracyReducedType = plistType(reduced).rawValue
-            facts.defaultAccuracyReduced = "\(reduced)"
+            let type = plistType(reduced)
+            facts.defaultAccuracyReducedType = type.rawValue
+            facts.defaultAccuracyReduced = text(reduced, type: type)
         }
         return facts
     }
@@ -92,6 +93,23 @@ public struct AppFacts: Sendable, Codable, Equatable {
             markers.append(b[offset])
         }
         return markers
+    }
+
+    /// A property-list value as stored and shown: a scalar as written (`YES`, `1`, `true`), a
+    /// collection by its type and size (`array of 2 values`, `dictionary of 1 key`): Swift's
+    /// own text of a collection is debug text (`[AnyHashable("a"): 1]`) whose order changes
+    /// from one run to the next.
+    static func text(_ value: Any, type: PlistType) -> String {
+        switch type {
+        case .array:
+            let count = (value as? [Any])?.count ?? 0
+            return "array of \(count) value\(count == 1 ? "" : "s")"
+        case .dictionary:
+            let count = (value as? [String: Any])?.count ?? 0
+            return "dictionary of \(count) key\(count == 1 ? "" : "s")"
+        default:
+            return "\(value)"
+        }
     }
 
     static func plistType(_ value: Any) -> PlistType {

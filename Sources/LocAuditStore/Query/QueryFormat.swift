@@ -11,16 +11,17 @@ public enum QueryFormat: String, CaseIterable, Sendable {
     /// An array of objects, one per row.
     case json
 
-    /// Every row in this format. A non-finite number (SQLite's `1e999`, stores written before
-    /// non-finite values became NULL) is `Infinity`, `-Infinity` or `NaN` in table and csv, and
-    /// `null` in JSON. Two columns of one name are a `QueryError` in JSON (an object would keep
-    /// one); a result JSON cannot hold is an `OutputError`: never a lost row or value.
+    /// Every row in this format (`QueryPrinter` over the whole result). A non-finite number
+    /// (SQLite's `1e999`, stores written before non-finite values became NULL) is `Infinity`,
+    /// `-Infinity` or `NaN` in table and csv, and `null` in JSON. Two columns of one name are a
+    /// `QueryError` in JSON (an object would keep one); a result JSON cannot hold is an
+    /// `OutputError`: never a lost row or value.
     public func render(_ result: QueryResult) throws -> String {
-        switch self {
-        case .table: return QueryFormat.table(result)
-        case .csv: return QueryFormat.csv(result)
-        case .json: return try QueryFormat.json(result)
-        }
+        var out = ""
+        let printer = try QueryPrinter(self, columns: result.columns) { out += $0; return true }
+        for row in result.rows { _ = try printer.row(row) }
+        try printer.finish()
+        return out
     }
 
     static func text(_ value: DatabaseValue) -> String {
@@ -35,49 +36,121 @@ public enum QueryFormat: String, CaseIterable, Sendable {
         }
     }
 
-    static func table(_ r: QueryResult) -> String {
-        let cells = r.rows.map { $0.map { text($0).replacingOccurrences(of: "\n", with: "⏎") } }
-        let widths = r.columns.indices.map { i in ([r.columns[i]] + cells.map { $0[i] }).map(\.count).max() ?? 0 }
-        func line(_ values: [String]) -> String {
-            zip(values, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-                .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+    /// A table line: cells padded to their column's width (a cell wider than it, past the
+    /// rows that sized the table, as it is), two spaces apart, no blanks at its end.
+    static func tableLine(_ values: [String], _ widths: [Int]) -> String {
+        var line = zip(values, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }.joined(separator: "  ")
+        // As the regular expression `\s+$` did: tabs, line ends, form feeds and Unicode spaces.
+        while let last = line.unicodeScalars.last, last == "\t" || last == "\n" || last == "\u{0C}" || last == "\r"
+                || [.spaceSeparator, .lineSeparator, .paragraphSeparator].contains(last.properties.generalCategory) {
+            line.unicodeScalars.removeLast()
         }
-        var out = line(r.columns) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
-        for row in cells { out += line(row) + "\n" }
-        out += "(\(r.rows.count) row\(r.rows.count == 1 ? "" : "s"))\n"
-        return out
+        return line
     }
 
-    static func csv(_ r: QueryResult) -> String {
-        // Values as stored (a query's numbers stay numbers: no spreadsheet-formula guard here).
-        return ([r.columns] + r.rows.map { $0.map(text) }).map { $0.map(quotedCSV).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
-    }
+    static func tableCell(_ value: DatabaseValue) -> String { text(value).replacingOccurrences(of: "\n", with: "⏎") }
 
-    static func json(_ r: QueryResult) throws -> String {
-        // An object holds one value per name: a second column of a name (a join's two `id`) would be lost.
-        var seen = Set<String>()
-        if let twice = r.columns.first(where: { !seen.insert($0).inserted }) {
-            throw QueryError("the result has two columns named \(twice), and a JSON object holds only one: "
-                             + "name them apart (SELECT a.\(twice) AS a_\(twice), ...) or use --format csv or table.")
-        }
-        let objects: [[String: Any]] = r.rows.map { row in
-            var object: [String: Any] = [:]
-            for (column, value) in zip(r.columns, row) {
-                switch value.storage {
-                case .null: object[column] = NSNull()
-                case .int64(let i): object[column] = i
-                case .double(let d): object[column] = d.isFinite ? d : NSNull()
-                case .string(let s): object[column] = s
-                case .blob(let b): object[column] = Data(b).base64EncodedString()
-                }
+    static func csvLine(_ values: [String]) -> String { values.map(quotedCSV).joined(separator: ",") + "\r\n" }
+
+    /// One row as the pretty-printed object of an array (sorted keys, two spaces a level).
+    static func jsonObject(_ columns: [String], _ row: [DatabaseValue]) throws -> String {
+        var object: [String: Any] = [:]
+        for (column, value) in zip(columns, row) {
+            switch value.storage {
+            case .null: object[column] = NSNull()
+            case .int64(let i): object[column] = i
+            case .double(let d): object[column] = d.isFinite ? d : NSNull()
+            case .string(let s): object[column] = s
+            case .blob(let b): object[column] = Data(b).base64EncodedString()
             }
-            return object
         }
+        let data: Data
         do {
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            return String(decoding: data, as: UTF8.self) + "\n"
+            data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         } catch {
             throw OutputError("cannot write the query's rows as JSON; use --format csv or table, and please report the query.")
         }
+        // Its lines one level in, as in the array (a value holds no newline: JSON escapes it).
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// Prints a query's rows as they come, in one format: csv and json a row at a time (json as
+/// the array's text grows), table once the first `tableRows` rows have sized its columns.
+/// `write` takes each piece of text and returns false when the reader has gone (`| head`):
+/// `row` then returns false, and the caller stops reading rows.
+public final class QueryPrinter {
+    /// The rows a table holds to size its columns; later rows keep those widths.
+    public static let tableRows = 1000
+
+    let format: QueryFormat
+    let columns: [String]
+    let write: (String) throws -> Bool
+    var count = 0
+    /// Table: the rows held until the widths are known.
+    var held: [[String]] = []
+    var widths: [Int]?
+    var open = true
+
+    public init(_ format: QueryFormat, columns: [String], write: @escaping (String) throws -> Bool) throws {
+        (self.format, self.columns, self.write) = (format, columns, write)
+        switch format {
+        case .csv:
+            open = try write(QueryFormat.csvLine(columns))
+        case .json:
+            // An object holds one value per name: a second column of a name (a join's two `id`) would be lost.
+            var seen = Set<String>()
+            if let twice = columns.first(where: { !seen.insert($0).inserted }) {
+                throw QueryError("the result has two columns named \(twice), and a JSON object holds only one: "
+                                 + "name them apart (SELECT a.\(twice) AS a_\(twice), ...) or use --format csv or table.")
+            }
+            open = try write("[\n")
+        case .table:
+            break
+        }
+    }
+
+    /// Prints one row; false once the reader has gone.
+    public func row(_ values: [DatabaseValue]) throws -> Bool {
+        guard open else { return false }
+        count += 1
+        switch format {
+        case .csv:
+            open = try write(QueryFormat.csvLine(values.map(QueryFormat.text)))
+        case .json:
+            open = try write((count > 1 ? ",\n" : "") + QueryFormat.jsonObject(columns, values))
+        case .table:
+            let cells = values.map(QueryFormat.tableCell)
+            if let widths {
+                open = try write(QueryFormat.tableLine(cells, widths) + "\n")
+            } else {
+                held.append(cells)
+                if held.count == QueryPrinter.tableRows { try printHeld() }
+            }
+        }
+        return open
+    }
+
+    /// Ends the output: a table's held rows and its count, the json array's end.
+    public func finish() throws {
+        guard open else { return }
+        switch format {
+        case .csv: break
+        case .json: _ = try write("\n]\n")   // [ and ] alone on their lines, as JSONSerialization writes an empty array
+        case .table:
+            if widths == nil { try printHeld() }
+            guard open else { return }
+            _ = try write("(\(count) row\(count == 1 ? "" : "s"))\n")
+        }
+    }
+
+    private func printHeld() throws {
+        let widths = columns.indices.map { i in ([columns[i]] + held.map { $0[i] }).map(\.count).max() ?? 0 }
+        self.widths = widths
+        var out = QueryFormat.tableLine(columns, widths) + "\n" + QueryFormat.tableLine(widths.map { String(repeating: "-", count: $0) }, widths) + "\n"
+        for row in held { out += QueryFormat.tableLine(row, widths) + "\n" }
+        held = []
+        open = try write(out)
     }
 }

@@ -13,12 +13,34 @@ public struct QueryResult: Sendable {
 
 /// Runs SQL on a read-only connection, with bound parameters.
 public enum QueryRunner {
-    /// Runs one statement. Parameters are bound by name (`:device`); a statement that
-    /// would write, or a parameter that is missing or unknown, is refused before anything runs.
+    /// Runs one statement and returns every row (`stream` gathered).
     public static func run(_ sql: String, parameters: [String: String] = [:], defaults: [String: String] = [:],
                            store: Store) throws -> QueryResult {
+        var result = QueryResult(columns: [], rows: [])
+        try stream(sql, parameters: parameters, defaults: defaults, store: store,
+                   columns: { result.columns = $0 }, row: { result.rows.append($0); return true })
+        return result
+    }
+
+    /// Runs one statement, its rows handed to `row` one by one as SQLite steps to them, its
+    /// column names to `columns` first: nothing is held. Parameters are bound by name
+    /// (`:device`); a statement that would write, or a parameter that is missing or unknown, is
+    /// refused before anything runs. `row` returns false to stop (the reader has gone): the
+    /// rest is never read. After `timeout` seconds the statement is interrupted: a `QueryError`.
+    public static func stream(_ sql: String, parameters: [String: String] = [:], defaults: [String: String] = [:],
+                              store: Store, timeout: Double? = nil,
+                              columns: ([String]) throws -> Void, row: ([DatabaseValue]) throws -> Bool) throws {
         let queue = try store.connect(readOnly: true)
-        return try queue.read { db in
+        // sqlite3_interrupt from another thread: the statement stops with SQLITE_INTERRUPT.
+        let timer = timeout.map { seconds in
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + seconds)
+            timer.setEventHandler { queue.interrupt() }
+            timer.resume()
+            return timer
+        }
+        defer { timer?.cancel() }
+        try queue.read { db in
             let statement = try single(sql, in: db)
             guard statement.isReadonly else {
                 throw QueryError(wouldWrite)
@@ -49,17 +71,27 @@ public enum QueryRunner {
                 values[name] = value
             }
             statement.setUncheckedArguments(StatementArguments(values))
-            let columns = statement.columnNames
-            let rows: [[DatabaseValue]]
+            let columnNames = statement.columnNames
+            try columns(columnNames)
             do {
-                rows = try Row.fetchAll(statement).map { row in columns.indices.map { row[$0] as DatabaseValue } }
+                let rows = try Row.fetchCursor(statement)
+                while let next = try rows.next() {
+                    guard try row(columnNames.indices.map { next[$0] as DatabaseValue }) else { break }
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT && timeout != nil {
+                throw QueryError("the query ran longer than --timeout \(Self.seconds(timeout!)) s and was stopped (the rows before it were printed): "
+                                 + "narrow it (a WHERE, a LIMIT) or give it more time.")
             } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
                 throw QueryError(wouldWrite)
             } catch let error as DatabaseError where !StoreError.isStoreFailure(error) {
                 throw QueryError("the query failed: \(error.message ?? "SQLite result code \(error.extendedResultCode.rawValue)").")
             }
-            return QueryResult(columns: columns, rows: rows)
         }
+    }
+
+    /// A number of seconds as given: `30`, `0.5`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     public static let wouldWrite = "this statement would change the database; `locaudit query` only reads. Use the sqlite3 shell for changes."
@@ -112,8 +144,6 @@ public enum QueryRunner {
 
     /// Runs a saved query with its parameters' defaults.
     public static func run(_ query: SavedQuery, parameters: [String: String] = [:], store: Store) throws -> QueryResult {
-        var defaults: [String: String] = [:]
-        for p in query.parameters { if let d = p.defaultValue { defaults[p.name] = d } }
-        return try run(query.sql, parameters: parameters, defaults: defaults, store: store)
+        try run(query.sql, parameters: parameters, defaults: query.defaults, store: store)
     }
 }

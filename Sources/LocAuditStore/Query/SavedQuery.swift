@@ -38,6 +38,13 @@ public struct SavedQuery: Sendable, Equatable {
     public var sql: String
     public var path: String?
 
+    /// The parameters' defaults, by name (a required parameter has none).
+    public var defaults: [String: String] {
+        var defaults: [String: String] = [:]
+        for p in parameters { if let d = p.defaultValue { defaults[p.name] = d } }
+        return defaults
+    }
+
     /// Reads a query file's header and SQL.
     public static func parse(_ text: String, path: String? = nil) throws -> SavedQuery {
         var query = SavedQuery(name: "", description: "", parameters: [], sql: text, path: path)
