@@ -57,10 +57,13 @@ package enum Replayer {
             let initial = state
             var steps: [ReplayStep] = []
             steps.reserveCapacity(session.events.count)
+            var held: HeldState?
             for event in session.events {
                 // A temporary grant lapses the moment the app stops being in use (v2).
                 state.lapseTemporaryGrants(at: event.timeUS, behaviour)
-                steps.append(ReplayStep(event: event, state: state))
+                let current = held?.same(as: state) ?? HeldState(state)
+                held = current
+                steps.append(ReplayStep(event: event, state: current))
                 state.apply(event, behaviour)
                 state.refreshUpdatesKeepInUse(at: event.timeUS, behaviour)
             }
