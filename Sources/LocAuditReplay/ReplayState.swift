@@ -270,7 +270,7 @@ public final class ReplayStep: Sendable {
     public let event: AppEvent
     @usableFromInline let held: HeldState
     /// Inlinable: the rules read it at every step, and a call across the module for each read
-    /// cost the audit a tenth of its time.
+    /// cost the audit about a tenth more CPU (docs/performance.md, "Rules model v2").
     @inlinable public var state: ReplayState { _read { yield held.state } }
 
     init(event: AppEvent, state: HeldState) {
