@@ -40,6 +40,22 @@ import Testing
         }
     }
 
+    @Test("jsonl is one object a line with json's keys and values; tsv escapes tabs, newlines and backslashes")
+    func jsonLinesAndTSV() throws {
+        let ws = try Workspace()
+        let result = try QueryRunner.run("SELECT 1 AS n, 'a' || char(9) || 'b' || char(10) || 'c\\d' AS s, NULL AS z "
+                                         + "UNION ALL SELECT 2, 'x/y', 2.5", store: ws.store)
+        #expect(try QueryFormat.jsonl.render(result) == #"{"n":1,"s":"a\tb\nc\\d","z":null}"# + "\n" + #"{"n":2,"s":"x/y","z":2.5}"# + "\n")
+        // The same objects as the json array's.
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(try QueryFormat.json.render(result).utf8)) as? [NSDictionary])
+        let lines = try QueryFormat.jsonl.render(result).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? NSDictionary)
+        }
+        #expect(lines == array)
+        #expect(try QueryFormat.tsv.render(result) == "n\ts\tz\n1\ta\\tb\\nc\\\\d\t\n2\tx/y\t2.5\n")
+        #expect(try QueryFormat.jsonl.render(QueryResult(columns: ["n"], rows: [])) == "")
+    }
+
     @Test("a table sizes its columns from its first rows; a wider cell after them is printed whole, the count at the end")
     func tableBeyondItsPrefix() throws {
         let ws = try Workspace()
@@ -88,11 +104,12 @@ import Testing
     }
 
     @Test("query | head: the first rows come at once, and the query ends when the reader goes (an endless statement)",
-          arguments: ["csv", "json", "table"])
+          arguments: ["csv", "json", "jsonl", "tsv", "table"])
     func headEndsTheQuery(format: String) throws {
         let ws = try Workspace()
         let (text, stillRunning, exitedZero) = try Self.head(["query", "--db", ws.store.path, "--format", format, "--sql", Self.endless], lines: 10)
-        let first = ["csv": "x\r\n1\r\n2\r\n", "json": "[\n  {\n    \"x\" : 1\n  },\n  {\n    \"x\" : 2\n  }", "table": "x\n----\n1\n2\n"][format]!
+        let first = ["csv": "x\r\n1\r\n2\r\n", "json": "[\n  {\n    \"x\" : 1\n  },\n  {\n    \"x\" : 2\n  }", "table": "x\n----\n1\n2\n",
+                     "jsonl": "{\"x\":1}\n{\"x\":2}\n", "tsv": "x\n1\n2\n"][format]!
         #expect(text.hasPrefix(first), "\(format): \(text.prefix(200))")
         #expect(!stillRunning, "\(format): the query went on after its reader had gone")
         #expect(exitedZero, "\(format)")

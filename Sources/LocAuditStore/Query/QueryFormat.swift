@@ -10,6 +10,11 @@ public enum QueryFormat: String, CaseIterable, Sendable {
     case csv
     /// An array of objects, one per row.
     case json
+    /// JSON Lines: one object per row, each on a line of its own (the keys and values of `json`).
+    case jsonl
+    /// Tab-separated values with a header row: a tab, a newline, a carriage return or a
+    /// backslash in a value is written `\t`, `\n`, `\r`, `\\` (as PostgreSQL's text format).
+    case tsv
 
     /// Every row in this format (`QueryPrinter` over the whole result). A non-finite number
     /// (SQLite's `1e999`, stores written before non-finite values became NULL) is `Infinity`,
@@ -52,8 +57,31 @@ public enum QueryFormat: String, CaseIterable, Sendable {
 
     static func csvLine(_ values: [String]) -> String { values.map(quotedCSV).joined(separator: ",") + "\r\n" }
 
+    static func tsvLine(_ values: [String]) -> String { values.map(escapedTSV).joined(separator: "\t") + "\n" }
+
+    static func escapedTSV(_ value: String) -> String {
+        guard value.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" || $0 == "\r\n" }) else { return value }
+        var out = ""
+        for c in value.unicodeScalars {
+            switch c {
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\\": out += "\\\\"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// One row as a single-line object (sorted keys), for JSON Lines.
+    static func jsonLine(_ columns: [String], _ row: [DatabaseValue]) throws -> String {
+        try jsonObject(columns, row, options: [.sortedKeys, .withoutEscapingSlashes]) + "\n"
+    }
+
     /// One row as the pretty-printed object of an array (sorted keys, two spaces a level).
-    static func jsonObject(_ columns: [String], _ row: [DatabaseValue]) throws -> String {
+    static func jsonObject(_ columns: [String], _ row: [DatabaseValue],
+                           options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) throws -> String {
         var object: [String: Any] = [:]
         for (column, value) in zip(columns, row) {
             switch value.storage {
@@ -66,10 +94,11 @@ public enum QueryFormat: String, CaseIterable, Sendable {
         }
         let data: Data
         do {
-            data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            data = try JSONSerialization.data(withJSONObject: object, options: options)
         } catch {
             throw OutputError("cannot write the query's rows as JSON; use --format csv or table, and please report the query.")
         }
+        guard options.contains(.prettyPrinted) else { return String(decoding: data, as: UTF8.self) }
         // Its lines one level in, as in the array (a value holds no newline: JSON escapes it).
         return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
@@ -98,14 +127,16 @@ public final class QueryPrinter {
         switch format {
         case .csv:
             open = try write(QueryFormat.csvLine(columns))
-        case .json:
+        case .tsv:
+            open = try write(QueryFormat.tsvLine(columns))
+        case .json, .jsonl:
             // An object holds one value per name: a second column of a name (a join's two `id`) would be lost.
             var seen = Set<String>()
             if let twice = columns.first(where: { !seen.insert($0).inserted }) {
                 throw QueryError("the result has two columns named \(twice), and a JSON object holds only one: "
                                  + "name them apart (SELECT a.\(twice) AS a_\(twice), ...) or use --format csv or table.")
             }
-            open = try write("[\n")
+            if format == .json { open = try write("[\n") }
         case .table:
             break
         }
@@ -118,8 +149,12 @@ public final class QueryPrinter {
         switch format {
         case .csv:
             open = try write(QueryFormat.csvLine(values.map(QueryFormat.text)))
+        case .tsv:
+            open = try write(QueryFormat.tsvLine(values.map(QueryFormat.text)))
         case .json:
             open = try write((count > 1 ? ",\n" : "") + QueryFormat.jsonObject(columns, values))
+        case .jsonl:
+            open = try write(QueryFormat.jsonLine(columns, values))
         case .table:
             let cells = values.map(QueryFormat.tableCell)
             if let widths {
@@ -136,7 +171,7 @@ public final class QueryPrinter {
     public func finish() throws {
         guard open else { return }
         switch format {
-        case .csv: break
+        case .csv, .tsv, .jsonl: break
         case .json: _ = try write("\n]\n")   // [ and ] alone on their lines, as JSONSerialization writes an empty array
         case .table:
             if widths == nil { try printHeld() }
