@@ -60,7 +60,7 @@ public enum QueryFormat: String, CaseIterable, Sendable {
     static func tsvLine(_ values: [String]) -> String { values.map(escapedTSV).joined(separator: "\t") + "\n" }
 
     static func escapedTSV(_ value: String) -> String {
-        guard value.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" || $0 == "\r\n" }) else { return value }
+        guard value.unicodeScalars.contains(where: { "\t\n\r\\".unicodeScalars.contains($0) }) else { return value }
         var out = ""
         for c in value.unicodeScalars {
             switch c {
