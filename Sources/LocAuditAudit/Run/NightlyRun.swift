@@ -389,14 +389,22 @@ enum ArchiveMove {
     /// `mkdir -p`: the missing folders of `path`, made one by one; a failure is the POSIX
     /// error it is (FileManager's is an NSError, whose text names neither file nor folder).
     static func makeFolders(_ path: String) throws {
+        // The folders that are missing, deepest first (a loop: no recursion).
+        var missing: [String] = []
+        var folder = path
         var info = stat()
-        if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw POSIXError(.ENOTDIR) }
-            return
+        while stat(folder, &info) != 0 {
+            missing.append(folder)
+            let parent = (folder as NSString).deletingLastPathComponent
+            if parent.isEmpty || parent == folder { break }
+            folder = parent
         }
-        let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != path { try makeFolders(parent) }
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if missing.isEmpty || missing.last != folder {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw POSIXError(.ENOTDIR) }
+        }
+        for folder in missing.reversed() {
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        }
     }
 
     /// An error of the move to `target` as one sentence: the target, its folder, what to do
