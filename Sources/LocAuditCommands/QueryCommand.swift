@@ -113,6 +113,7 @@ struct QueryCommand: ParsableCommand {
                     try printer?.finish()
                 }
             } catch {
+                try? printer?.abandon() // a table's held rows
                 try? out.flush() // the rows before the failure
                 throw error
             }
@@ -130,6 +131,7 @@ struct QueryCommand: ParsableCommand {
                                        row: { try printer!.row($0) })
                 try printer?.finish()
             } catch {
+                try? printer?.abandon() // a table's held rows
                 try? out.flush() // the rows before the failure
                 throw error
             }

@@ -126,6 +126,10 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 30)
         let quick = try run(locauditExecutable, ["query", "--db", ws.store.path, "--timeout", "30", "--format", "csv", "--sql", "SELECT 41 + 1 AS a"])
         #expect(quick.status == 0 && quick.stdout == "a\r\n42\r\n", "\(quick.stderr)")
+        // A table stopped before its first 1000 rows prints the rows it held, with no count.
+        let few = try run(locauditExecutable, ["query", "--db", ws.store.path, "--timeout", "1", "--sql",
+                                               "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x <= 2"])
+        #expect(few.status == 1 && few.stdout == "x\n-\n1\n2\n", "\(few.stdout) \(few.stderr)")
         let bad = try run(locauditExecutable, ["query", "--db", ws.store.path, "--timeout", "0", "--sql", "SELECT 1"])
         #expect(bad.status == 2 && bad.stderr.contains("--timeout takes a number of seconds above 0"), "\(bad.stderr)")
     }

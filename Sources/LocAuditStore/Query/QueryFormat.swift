@@ -180,6 +180,13 @@ public final class QueryPrinter {
         }
     }
 
+    /// After a failure (a timeout): prints what it holds (a table's first rows, sized by
+    /// them), with no count, since the result did not end.
+    public func abandon() throws {
+        guard open, format == .table, widths == nil, !held.isEmpty else { return }
+        try printHeld()
+    }
+
     private func printHeld() throws {
         let widths = columns.indices.map { i in ([columns[i]] + held.map { $0[i] }).map(\.count).max() ?? 0 }
         self.widths = widths
