@@ -97,45 +97,29 @@ struct QueryCommand: ParsableCommand {
             let parts = p.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             values[String(parts[0])] = String(parts[1])
         }
-        let out = Output.Streaming()
+        let output = QueryOutput(format)
         if let central = store.central {
             // Each row printed as the server sends it.
-            var printer: QueryPrinter?
-            let rows = CentralRows(columns: { printer = try QueryPrinter(format, columns: $0, write: out.write) },
-                                   row: { try printer!.row($0) })
-            do {
+            let rows = CentralRows(columns: output.columns, row: output.row)
+            try output.run {
                 try withCentral {
                     if let sql {
                         try CentralQuery.stream(sql, parameters: values, url: central, timeout: timeout, to: rows)
                     } else {
                         try CentralQuery.stream(try SavedQuery.find(query!), parameters: values, url: central, timeout: timeout, to: rows)
                     }
-                    try printer?.finish()
                 }
-            } catch {
-                try? printer?.abandon() // a table's held rows
-                try? out.flush() // the rows before the failure
-                throw error
             }
-            try out.flush()
             return
         }
         try withStore(store.path) {
             let store = try Store(path: store.path, access: .read)
             let saved = try sql == nil ? SavedQuery.find(query!) : nil
             // Each row printed as SQLite steps to it: nothing held but a table's first rows.
-            var printer: QueryPrinter?
-            do {
+            try output.run {
                 try QueryRunner.stream(saved?.sql ?? sql!, parameters: values, defaults: saved?.defaults ?? [:], store: store, timeout: timeout,
-                                       columns: { printer = try QueryPrinter(format, columns: $0, write: out.write) },
-                                       row: { try printer!.row($0) })
-                try printer?.finish()
-            } catch {
-                try? printer?.abandon() // a table's held rows
-                try? out.flush() // the rows before the failure
-                throw error
+                                       columns: output.columns, row: output.row)
             }
-            try out.flush()
         }
     }
 }

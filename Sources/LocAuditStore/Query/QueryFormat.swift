@@ -196,3 +196,31 @@ public final class QueryPrinter {
         open = try write(out)
     }
 }
+
+/// A query's rows printed as they come, in one format, on standard output: the runner hands
+/// them to `columns` and `row` inside `run`. On a failure what was printed stays (a table's
+/// held rows too), then the error is thrown.
+public final class QueryOutput {
+    private let format: QueryFormat
+    private let out = Output.Streaming()
+    private var printer: QueryPrinter?
+
+    public init(_ format: QueryFormat) { self.format = format }
+
+    public func columns(_ names: [String]) throws { printer = try QueryPrinter(format, columns: names, write: out.write) }
+
+    /// Prints one row; false once the reader has gone.
+    public func row(_ values: [DatabaseValue]) throws -> Bool { try printer?.row(values) ?? false }
+
+    public func run(_ query: () throws -> Void) throws {
+        do {
+            try query()
+            try printer?.finish()
+        } catch {
+            try? printer?.abandon()
+            try? out.flush()
+            throw error
+        }
+        try out.flush()
+    }
+}
