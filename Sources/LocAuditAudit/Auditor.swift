@@ -15,7 +15,7 @@ public struct Auditor {
     public init(databasePath path: String, options: AuditOptions) throws {
         if !options.unknownRules.isEmpty { throw AuditError.unknownRules(options.unknownRules) }
         self.store = try Store(path: path, access: .write)
-        self.options = options
+        self.options = try store.resolveScope(options)
     }
 
     /// Audits; `progress` (a terminal's bar) shows the events read and the sessions checked,

@@ -24,6 +24,13 @@ public enum CentralAudit {
                              reports: (AuditReport, Store) throws -> Void) throws -> AuditReport {
         try withReplica(url, environment: environment, lock: true, devices: options.devices.map { $0.sorted() }) { central, replica in
             var report = try Auditor(databasePath: replica.path, options: options).run(progress: progress)
+            guard options.record else {
+                // `--no-record`: reported from the replica, nothing written back.
+                report.database = url.display
+                progress?.clear()
+                try reports(report, replica)
+                return report
+            }
             progress?.start("writing back to \(url.display)")
             let (runID, queue) = (report.runId, try replica.connect())
             let recorded = try StoreError.mapping(path: replica.path) { try queue.read { try Recorded(run: runID, options: options, in: $0) } }

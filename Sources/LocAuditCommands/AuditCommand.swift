@@ -57,7 +57,7 @@ struct AuditCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOrCentralOptions
 
-    @Option(help: ArgumentHelp("Only this device (its id: UDID or name).", valueName: "id"))
+    @Option(help: ArgumentHelp("Only this device: its UDID, or its name when no other device has it.", valueName: "device"))
     var device: String?
 
     @Option(help: ArgumentHelp("Only this app.", valueName: "bundle-id"))
@@ -103,6 +103,9 @@ struct AuditCommand: ParsableCommand {
     @Flag(help: "No report and no progress bar; the findings are still recorded and the exit code still says how it went.")
     var quiet = false
 
+    @Flag(help: "Explore: report the audit and write nothing to the store (no run, no findings, no sessions).")
+    var noRecord = false
+
     func validate() throws {
         if let since, AuditOptions.parseTime(since) == nil {
             throw ValidationError("--since '\(since)' is not a time; use 2026-11-20 or 2026-11-20T10:00:00Z.")
@@ -129,6 +132,9 @@ struct AuditCommand: ParsableCommand {
         try requireText(app, "--app", "a bundle id")
         let database = Store.defaultPath(store.db)
         try reporting.validate(database: database)
+        if noRecord, let fleet = reporting.requests.first(where: { $0.format == .fleet || $0.format == .fleetHTML }) {
+            throw ValidationError("--no-record: the \(fleet.format.rawValue) report shows recorded runs; record this audit, or drop that report.")
+        }
         if let writeBaseline, let problem = Output.problem(writing: writeBaseline, database: database) {
             throw ValidationError("--write-baseline: " + problem)
         }
@@ -147,6 +153,7 @@ struct AuditCommand: ParsableCommand {
         options.writeBaseline = writeBaseline
         options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor, backgroundGrace: backgroundGrace)
         options.requireEvidence = requiredRules
+        options.record = !noRecord
         let report: AuditReport
         if let central = store.central {
             report = try withCentral {

@@ -112,7 +112,8 @@ struct IngestCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = IngestOptions(paths: paths)
+        // `--device-info FILE` alone: the device's facts, read as any ideviceinfo file is.
+        var options = IngestOptions(paths: paths.isEmpty && infoPlists.isEmpty ? deviceInfo.map { [$0] } ?? [] : paths)
         var facts = DeviceFacts(udid: device, osVersion: os)
         if let deviceInfo {
             guard let text = try? String(contentsOfFile: deviceInfo, encoding: .utf8) else {
@@ -129,11 +130,17 @@ struct IngestCommand: ParsableCommand {
         options.complete = complete
         options.quiet = quiet || json
 
-        let report = try withStore(store.path) {
+        let created = !FileManager.default.fileExists(atPath: store.path)
+        var report = try withStore(store.path) {
             let ingester = try Ingester(store: try Store(path: store.path), options: options)
             return try ingester.run { file in
                 if file.outcome == .failed, quiet || json { printError("\(file.path): \(file.error ?? "failed")") }
             }
+        }
+        // An ingest that stores nothing leaves no empty database behind.
+        if created, !report.files.contains(where: { $0.outcome == .ingested }) {
+            Store.remove(store.path)
+            report.noDatabaseWritten = true
         }
         if json {
             try Output.standardOutput(try Output.json(report, what: "the ingest summary") + "\n")

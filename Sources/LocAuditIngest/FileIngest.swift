@@ -34,9 +34,11 @@ struct FileIngest {
         }
         defer { chunks.cancelAndWait() }
         let head = try detect(chunks)
-        let setting = setting(for: head.container, fileDate: fileDate)
+        let setting = try setting(for: head, fileDate: fileDate)
         let written = try write(head, setting, chunks: chunks, stream: stream)
-        return report(written, container: head.container, build: setting.build, started: started)
+        var report = report(written, container: head.container, build: setting.build, started: started)
+        if report.outcome == .ingested { report.deviceLink = setting.link }
+        return report
     }
 
     /// The first blocks of a file: the container they show, and the blocks read to tell it.
@@ -51,6 +53,8 @@ struct FileIngest {
         var parse: ParseOptions
         var device: DeviceFacts
         var build: (build: String, version: String, exact: Bool)?
+        /// How the log was tied to a device the store knows, or why it was not.
+        var link: String?
     }
 
     /// What the file's one transaction left.
@@ -87,7 +91,8 @@ struct FileIngest {
     }
 
     /// The parse options and device facts for this file of this container.
-    private func setting(for container: Container, fileDate: Date?) -> Setting {
+    private func setting(for head: Head, fileDate: Date?) throws -> Setting {
+        let container = head.container
         var parseOptions = ingester.options.parse
         // The export's date: in its name (fleet files are DEVICE-YYYY-MM-DD...), else its modification time.
         parseOptions.fileDate = parseOptions.fileDate ?? FileIngest.dateInName(path) ?? fileDate
@@ -98,6 +103,20 @@ struct FileIngest {
             parseOptions.fileDate = ingester.options.parse.fileDate ?? fileDate
         }
         var device = ingester.deviceFacts(for: path)
+        // Without a UDID, the device the store knows by the name in the lines or the file's name.
+        var link: String? = nil
+        if container.isLog {
+            let lineName = RecordParser.deviceName(inHead: head.bytes, container: container)
+            switch try db.read({ try Devices.link(device, lineName: lineName, path: path, in: $0) }) {
+            case .linked(let facts, let by):
+                device = facts
+                link = "device facts of \(facts.id ?? "unknown") (\(facts.name ?? "no name")), linked by \(by)"
+            case .ambiguous(let why):
+                link = why
+            case .none:
+                break
+            }
+        }
         // A sysdiagnose names the iOS build it was taken on.
         var buildVersion: (build: String, version: String, exact: Bool)? = nil
         if container == .sysdiagnose, device.osVersion == nil, let build = IOSBuild.build(inName: path),
@@ -107,7 +126,7 @@ struct FileIngest {
         }
         // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
         parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
-        return Setting(parse: parseOptions, device: device, build: buildVersion)
+        return Setting(parse: parseOptions, device: device, build: buildVersion, link: link)
     }
 
     /// Parses (a log) or reads (a facts file) the rest of the file and writes it in the file's one transaction.

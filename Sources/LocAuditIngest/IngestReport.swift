@@ -40,6 +40,9 @@ public struct FileReport: Codable, Sendable {
     /// What locaudit read of a container that holds more than it reads, or nothing it can
     /// place in time (a sysdiagnose, a file of bare messages), and what to export instead.
     public var advice: String?
+    /// How a log without a UDID of its own was tied to a device the store knows (its name in
+    /// the lines, its file name), or why it was tied to none (two devices fit).
+    public var deviceLink: String?
     /// For `already-ingested`: the path it was first ingested from.
     public var sameAs: String?
     /// For `failed`: what went wrong and what to do.
@@ -56,6 +59,8 @@ public struct FileReport: Codable, Sendable {
 /// The outcome of one `ingest` run.
 public struct IngestReport: Codable, Sendable {
     public var database: String
+    /// True when this ingest would have created the database and stored nothing: none is left behind.
+    public var noDatabaseWritten: Bool?
     public var files: [FileReport]
     /// Symbolic links inside a folder given: not followed, not read (absent when none).
     public var skippedLinks: [String]?
@@ -102,6 +107,7 @@ public struct IngestReport: Codable, Sendable {
                 if let notes = f.notes, !notes.isEmpty {
                     out += "  notes: " + notes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
                 }
+                if let link = f.deviceLink { out += "  \(link)\n" }
                 if let advice = f.advice { out += "  \(advice)\n" }
                 if let line = f.heldBackFrom {
                     out += "  held back from line \(line): the file ends inside it (a copy still under way?); ingest the file again once it is whole: only what is missing is added\n"
@@ -112,7 +118,8 @@ public struct IngestReport: Codable, Sendable {
         let stored = files.filter { $0.outcome == .ingested }.count
         let already = files.filter { $0.outcome == .alreadyIngested }.count
         let events = files.compactMap(\.events).reduce(0, +)
-        out += "\(stored) ingested, \(already) already ingested, \(failed) failed; \(events) events into \(database)\n"
+        out += "\(stored) ingested, \(already) already ingested, \(failed) failed; "
+            + (noDatabaseWritten == true ? "nothing stored, so no database written at \(database)\n" : "\(events) events into \(database)\n")
         return out
     }
 }

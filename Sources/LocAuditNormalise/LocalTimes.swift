@@ -34,7 +34,7 @@ public struct CivilDate: Sendable, Equatable, CustomStringConvertible {
 /// Stamps that are a wall-clock time without a zone (pymobiledevice3, the MobileInstallation
 /// log) or a time of day without a date (Console copies), read from bytes like `Timestamps`.
 /// Every reader checks bounds and ranges, so no input makes the arithmetic overflow.
-enum LocalTime {
+package enum LocalTime {
     static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
@@ -135,7 +135,7 @@ enum LocalTime {
 
     /// A wall-clock time in `zone` as UTC microseconds and the offset; without a zone, UTC
     /// (offset nil: the caller records that it was assumed).
-    static func utc(localUS: Int64, zone: TimeZone?) -> (us: Int64, offset: Int32?) {
+    package static func utc(localUS: Int64, zone: TimeZone?) -> (us: Int64, offset: Int32?) {
         guard let zone else { return (localUS, nil) }
         let local = localUS / 1_000_000
         // The offset at the guessed instant, corrected once (DST edges), as SyslogClock does.

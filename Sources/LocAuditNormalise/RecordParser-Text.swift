@@ -37,7 +37,11 @@ extension RecordParser {
     }
 
     func textHeader(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
-        switch lines {
+        RecordParser.textHeader(lines, b)
+    }
+
+    static func textHeader(_ container: Container, _ b: UnsafeBufferPointer<UInt8>) -> TextLine {
+        switch container {
         case .idevicesyslog: TextHeaders.idevicesyslog(b)
         case .logShow: TextHeaders.logShow(b)
         case .console: TextHeaders.console(b)
@@ -46,6 +50,29 @@ extension RecordParser {
         case .mobileInstallation: TextHeaders.mobileInstallation(b)
         default: TextHeaders.logSyslog(b)
         }
+    }
+
+    /// The device name the first records of a text container give (idevicesyslog's and
+    /// `log show --style syslog`'s host field), read before the file is parsed so that the
+    /// device's facts (its zone, its iOS version) can be linked from the first line on.
+    /// Nil for containers whose lines name no device, and when no record in `head` does.
+    public static func deviceName(inHead head: [UInt8], container: Container) -> String? {
+        guard [.idevicesyslog, .logSyslog, .bsdSyslog].contains(container) else { return nil }
+        var start = 0
+        while start < head.count {
+            let end = head[start...].firstIndex(where: { $0 == 0x0a || $0 == 0 }) ?? head.count
+            // A line cut by the head's end is not read: its device field may be cut too.
+            guard end < head.count else { return nil }
+            var line = Array(head[start..<end])
+            if line.last == 0x0d { line.removeLast() }
+            start = end + 1
+            let name: String? = line.withUnsafeBufferPointer { b in
+                guard case .record(let h) = textHeader(container, b), let d = h.device, !d.isEmpty else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: b[d]), as: UTF8.self)
+            }
+            if let name { return name }
+        }
+        return nil
     }
 
     private func startRecord(_ h: TextHeader, _ b: UnsafeBufferPointer<UInt8>) throws {

@@ -36,7 +36,7 @@ public struct ReportRequest: Sendable, Equatable {
             if request.path != nil { opts.color = false }
             reports.append((request, try render(request.format, report, options: opts, inputs: inputs)))
         }
-        try deliver(reports, run: report.runId)
+        try deliver(reports, run: report.runId == 0 ? nil : report.runId) // 0: not recorded (`--no-record`)
     }
 
     /// Writes rendered reports through `Output`: every file first (regular files replaced

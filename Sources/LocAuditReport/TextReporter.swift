@@ -6,7 +6,7 @@ import LocAuditRules
 public enum TextReporter {
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let paint = Paint(enabled: options.color)
-        var out = "locaudit audit: run \(report.runId) at \(report.startedAt) on \(ReportText.oneLine(report.database)), "
+        var out = "locaudit audit: \(report.runId == 0 ? "not recorded (--no-record)" : "run \(report.runId)") at \(report.startedAt) on \(ReportText.oneLine(report.database)), "
             + "\(report.events) events, \(report.coverage.sessions) sessions\n"
         let byDevice = Dictionary(grouping: report.findings, by: \.device)
         for device in byDevice.keys.sorted() {

@@ -6,13 +6,14 @@ import LocAuditModel
 package enum FactsWriter {
     static func upsertDevice(_ id: String, _ facts: DeviceFacts, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO devices (id, name, product_type, os_version, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO devices (id, name, product_type, os_version, time_zone, updated_at) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET
-                name = coalesce(excluded.name, name),
+                name = CASE WHEN \(Devices.setByHand("name")) THEN name ELSE coalesce(excluded.name, name) END,
                 product_type = coalesce(excluded.product_type, product_type),
-                os_version = coalesce(excluded.os_version, os_version),
+                os_version = CASE WHEN \(Devices.setByHand("os_version")) THEN os_version ELSE coalesce(excluded.os_version, os_version) END,
+                time_zone = CASE WHEN \(Devices.setByHand("time_zone")) THEN time_zone ELSE coalesce(excluded.time_zone, time_zone) END,
                 updated_at = excluded.updated_at
-            """, arguments: [id, facts.name, facts.productType, facts.osVersion, Clock.nowISO()])
+            """, arguments: [id, facts.name, facts.productType, facts.osVersion, facts.timeZone, Clock.nowISO()])
     }
 
     package static func upsertApp(_ app: AppFacts, path: String, sha256: String, in db: Database) throws {

@@ -330,6 +330,24 @@ enum Schema {
                 """)
             // Relaunch lines became an evidence family of their own (DeviceLogs).
         },
+        Migration("v14: a device keeps its time zone and the facts set by hand") { db in
+            // `locaudit devices set` mends a device's facts after ingest; later logs linked to
+            // the device (by its name) are read in its zone.
+            try db.execute(sql: """
+                ALTER TABLE devices ADD COLUMN time_zone TEXT;    -- TimeZone (ideviceinfo) or `devices set --tz`
+                ALTER TABLE devices ADD COLUMN set_by_hand TEXT;  -- JSON list of the columns `devices set` wrote
+                """)
+        },
+        Migration("v15: an audit run records its scope") { db in
+            // Exploratory audits (--app, --device, --rule, --since, --until) are not nights:
+            // the fleet's trend counts nightly and full runs only. Past runs: from their options.
+            try db.execute(sql: """
+                ALTER TABLE audit_runs ADD COLUMN scope TEXT NOT NULL DEFAULT 'full'; -- 'full', 'nightly', 'exploratory'
+                UPDATE audit_runs SET scope = 'exploratory' WHERE json_extract(options, '$.device') IS NOT NULL
+                    OR json_extract(options, '$.app') IS NOT NULL OR json_extract(options, '$.since') IS NOT NULL
+                    OR json_extract(options, '$.until') IS NOT NULL;
+                """)
+        },
     ] }
 
     /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every

@@ -18,6 +18,12 @@ public struct Store: Sendable {
         case read
     }
 
+    /// Removes the database at `path` and its journal files (an ingest that created it and
+    /// stored nothing leaves none behind).
+    public static func remove(_ path: String) {
+        for file in [path, path + "-wal", path + "-shm", path + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
+    }
+
     /// `--db`, else `$LOCAUDIT_DB` (when not empty), else `./locaudit.sqlite`.
     public static func defaultPath(_ explicit: String?) -> String {
         if let explicit { return explicit }

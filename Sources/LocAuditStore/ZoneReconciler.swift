@@ -30,7 +30,7 @@ package enum ZoneReconciler {
     /// Where re-timed lines wait while others move: beyond any real time, whole seconds.
     private static let asideSeconds: Int64 = 4_000_000_000
 
-    private struct Log {
+    struct Log {
         var id: Int64
         var path: String
         var first: Int64
@@ -107,7 +107,7 @@ package enum ZoneReconciler {
     /// `yieldingFrom` (the file being stored, when `log` is an older export) goes, else the
     /// moved one. Returns the lines re-timed, the moved copies dropped and the copies of
     /// `yieldingFrom` removed.
-    private static func retime(_ log: Log, by offset: Int32, yieldingFrom current: Int64? = nil,
+    static func retime(_ log: Log, by offset: Int32, yieldingFrom current: Int64? = nil,
                                in db: Database) throws -> (retimed: Int, dropped: Int, yielded: Int) {
         // 1. Out of the way, where no real time is: the lines keep their keys apart among themselves.
         try db.execute(sql: "UPDATE event_rows SET time_us = time_us + ? WHERE source_id = ?", arguments: [asideSeconds * 1_000_000, log.id])
@@ -136,7 +136,7 @@ package enum ZoneReconciler {
 
     /// The source row of an older re-timed log: its offset and where it came from, its span
     /// in UTC, and the lines it lost to a copy stored before it.
-    private static func note(_ source: Int64, offset: Int32, from path: String, retimed: Int, dropped: Int, in db: Database) throws {
+    static func note(_ source: Int64, offset: Int32, from path: String, retimed: Int, dropped: Int, in db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT first_time, last_time, notes, skipped FROM sources WHERE id = ?", arguments: [source]) else { return }
         func counts(_ column: String) -> [String: Int] { (row[column] as JSONColumn<[String: Int]>?)?.value ?? [:] }
         func shifted(_ column: String) -> String? { (row[column] as String?).flatMap(utc).map { Timestamps.isoUTC($0 - Int64(offset) * 1_000_000) } }
@@ -150,7 +150,7 @@ package enum ZoneReconciler {
     }
 
     /// A stored `first_time` / `last_time`, to the microsecond.
-    private static func utc(_ text: String) -> Int64? {
+    static func utc(_ text: String) -> Int64? {
         Array(text.utf8).withUnsafeBufferPointer { Timestamps.parseISOLike($0)?.us }
     }
 

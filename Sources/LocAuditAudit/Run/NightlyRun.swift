@@ -174,6 +174,7 @@ public struct NightlyRun {
                 audit.devices = report.devices
                 audit.bundleIds = report.apps
                 audit.failOn = options.failOn
+                audit.nightly = true
                 log.info("auditing \(report.devices.map { "\($0.count) devices" } ?? "every device"), \(report.apps.map { "\($0.count) apps" } ?? "every app")")
                 report.audit = try Auditor(databasePath: options.database, options: audit).run(progress: ProgressBar(quiet: !options.progress))
             }

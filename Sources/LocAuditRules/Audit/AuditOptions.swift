@@ -24,8 +24,20 @@ public struct AuditOptions: Sendable {
     /// `--require-evidence all|RULE,…`: exit 3 when one of these rules (every rule for `all`)
     /// was left unevaluated somewhere; nil: not asked.
     public var requireEvidence: [String]?
+    /// `--no-record`: the audit is reported, and nothing of it is written to the store.
+    public var record = true
+    /// The audit of a nightly `locaudit run` (scoped to what its new files touch).
+    public var nightly = false
 
     public init() {}
+
+    /// What the run covers, as `audit_runs.scope` records it: `nightly` (a `locaudit run`),
+    /// `full` (every device, app, time and rule; `--skip-rule` is policy, not a narrowing),
+    /// else `exploratory`. The fleet's trend counts nightly and full runs only.
+    public var runScope: String {
+        if nightly { return "nightly" }
+        return devices == nil && bundleIds == nil && sinceUS == nil && untilUS == nil && rules.isEmpty ? "full" : "exploratory"
+    }
 
     /// Only this device (`--device`): a scope of one.
     public var device: String? {
@@ -91,6 +103,12 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
     case noRun(Int64?)
     /// What a prune kept of an app's replay cannot be read (exit 3).
     case unreadableCheckpoint(device: String, bundle: String)
+    /// `--device` names no device of the store (exit 2): the nearest names.
+    case unknownDevice(String, nearest: [String])
+    /// `--device` names several devices: their ids (exit 2).
+    case ambiguousDevice(String, [String])
+    /// `--app` names no app of the store (exit 2): the nearest bundle ids.
+    case unknownApp(String, nearest: [String])
 
     public var description: String {
         switch self {
@@ -102,6 +120,12 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
             return "no audit run \(id) in this database; `locaudit query --sql 'SELECT id, started_at FROM audit_runs'` lists them."
         case .noRun(nil):
             return "no audit run in this database yet: run `locaudit audit` first."
+        case .unknownDevice(let name, let nearest):
+            return "no device '\(name)' in this database\(Nearest.suggestion(nearest)); `locaudit devices` lists them. Nothing was audited or recorded."
+        case .ambiguousDevice(let name, let ids):
+            return "\(ids.count) devices are named '\(name)' (\(ids.joined(separator: ", "))): give its UDID. Nothing was audited or recorded."
+        case .unknownApp(let bundle, let nearest):
+            return "no app '\(bundle)' in this database\(Nearest.suggestion(nearest)); `locaudit stats` lists the apps. Nothing was audited or recorded."
         case .unreadableCheckpoint(let device, let bundle):
             return "what prune kept of the replay of \(bundle) on \(device) (replay_checkpoints) cannot be read: it was written by "
                 + "another version of locaudit. Audit with that version, or delete that row to replay only the lines left."
@@ -111,7 +135,7 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .noRun, .unreadableCheckpoint: return 3
-        case .unknownRules, .unreadableBaseline: return 2
+        case .unknownRules, .unreadableBaseline, .unknownDevice, .ambiguousDevice, .unknownApp: return 2
         }
     }
 }

@@ -86,11 +86,11 @@ package enum AuditRecorder {
         ])
         try db.execute(sql: """
             INSERT INTO audit_runs (started_at, options, events, sessions, findings, new, persisting, resolved,
-                evaluated, not_evaluable, verdict, exit_code, fail_on, coverage, checks)
-            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?)
+                evaluated, not_evaluable, verdict, exit_code, fail_on, coverage, checks, scope)
+            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?, ?)
             """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
                              report.coverage.evaluated, report.coverage.notEvaluableCount, report.failOn.rawValue,
-                             jsonText(report.coverage), jsonText(StoredChecks(report.checks))])
+                             jsonText(report.coverage), jsonText(StoredChecks(report.checks)), options.runScope])
         let run = db.lastInsertedRowID
 
         // Findings the previous runs left open, each in its own scope: a session finding's is
@@ -196,18 +196,25 @@ extension Store {
     /// and the run, whose id goes into `report`.
     package func recordAudit(_ sessionRows: [AuditRecorder.SessionRow], found: inout [Finding], sessions: inout [String: AuditRecorder.SessionIdentity],
                              report: inout AuditReport, options: AuditOptions) throws {
-        try connect().write { db in
-            try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
-            let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
-            if !renamed.isEmpty {
-                for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
+        // `--no-record`: the same work, so that new, persisting and resolved mean what they
+        // would, in a transaction rolled back: nothing is written.
+        try connect().inDatabase { db in
+            try db.inTransaction(.immediate) {
+                try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
+                let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
+                if !renamed.isEmpty {
+                    for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
+                }
+                report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
+                return options.record ? .commit : .rollback
             }
-            report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
         }
+        if !options.record { report.runId = 0 }
     }
 
     /// The run's verdict and exit code, once its reported findings are known.
     package func recordVerdict(of report: AuditReport) throws {
+        guard report.runId != 0 else { return } // not recorded (`--no-record`)
         try connect().write { db in
             try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
                            arguments: [report.verdict.rawValue, report.exitCode, report.runId])

@@ -12,15 +12,23 @@ extension FleetSummary {
                 SELECT rule, severity, device_id AS device, bundle_id AS bundleId, os_version AS osVersion FROM findings
                 WHERE \(isOpen(after: "?1"))
                 """, arguments: [runId])
-            // Latest first.
+            // One point a night: the last nightly or full run of each UTC day (exploratory
+            // audits are not nights); new and resolved since the night before. Latest first.
             let runs = try RunPoint.fetchAll(db, sql: """
+                WITH nights AS (
+                    SELECT max(id) AS id FROM audit_runs WHERE id <= ?1 AND scope != 'exploratory' GROUP BY substr(started_at, 1, 10)
+                ), points AS (
+                    SELECT run.id, run.started_at, coalesce(lag(run.id) OVER (ORDER BY run.id), 0) AS before
+                    FROM audit_runs run JOIN nights USING (id)
+                )
                 SELECT id AS runId, started_at AS startedAt,
-                    (SELECT count(*) FROM findings WHERE \(isOpen(after: "run.id"))) AS open,
-                    (SELECT count(*) FROM findings WHERE first_run = run.id) AS "new",
-                    (SELECT count(*) FROM findings WHERE resolved_run = run.id) AS resolved
-                FROM audit_runs run WHERE id <= ? ORDER BY id DESC LIMIT ?
+                    (SELECT count(*) FROM findings WHERE \(isOpen(after: "points.id"))) AS open,
+                    (SELECT count(*) FROM findings WHERE first_run > points.before AND first_run <= points.id) AS "new",
+                    (SELECT count(*) FROM findings WHERE resolved_run > points.before AND resolved_run <= points.id) AS resolved
+                FROM points ORDER BY id DESC LIMIT ?2
                 """, arguments: [runId, trendRuns])
-            return FleetSummary(runId: runId, startedAt: runs.first?.startedAt ?? "", open: open, trend: runs.reversed())
+            let startedAt = try String.fetchOne(db, sql: "SELECT started_at FROM audit_runs WHERE id = ?", arguments: [runId])
+            return FleetSummary(runId: runId, startedAt: startedAt ?? "", open: open, trend: runs.reversed())
         }
     }
 }
