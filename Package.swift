@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The project's `.locaudit.yml` (config and suppressions), read with its line numbers.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System zlib, for streaming gzip (several members, exact byte offsets on errors).
@@ -71,7 +73,7 @@ let package = Package(
             dependencies: [
                 "LocAuditIngest", "LocAuditStore", "LocAuditNormalise", "LocAuditRules", "LocAuditReplay", "LocAuditModel",
                 "LocAuditRead", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ]
         ),
         // Reporters: text, JSON, Markdown, JUnit, CSV, HTML, the fleet pages.

@@ -72,6 +72,8 @@ public struct Auditor {
         } else {
             report.findings = found
         }
+        // Accepted findings (`.locaudit.yml`): reported as suppressed, not failing the run.
+        try store.markSuppressed(&report, options.suppressions)
         // The reporters draw the findings' sessions from this replay, not from a second one.
         let reported = Set(report.findings.compactMap { f in f.sessionStart.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
         report.sessions = named.filter { reported.contains(SessionKey($0.session)) }
@@ -110,5 +112,15 @@ extension AuditInput {
                        pid: raw.pid, sessionStart: raw.sessionStartUS.map(Timestamps.isoUTC), time: Timestamps.isoUTC(first.timeUS),
                        message: message, evidence: evidence, fingerprint: raw.fingerprint,
                        timeUS: first.timeUS, osVersion: raw.osVersion?.text)
+    }
+}
+
+extension Store {
+    /// Marks the findings of `report` that `suppressions` in force on the day the audit
+    /// started cover (`Suppression.mark`), their device names resolved by this store.
+    public func markSuppressed(_ report: inout AuditReport, _ suppressions: [Suppression]) throws {
+        guard !suppressions.isEmpty, let today = CivilDate(String(report.startedAt.prefix(10))) else { return }
+        let ids = try deviceIds(suppressions.compactMap(\.device))
+        report.findings = Suppression.mark(report.findings, with: suppressions, deviceIds: ids, today: today)
     }
 }

@@ -75,8 +75,8 @@ struct AuditCommand: ParsableCommand {
     @Option(name: .customLong("skip-rule"), help: ArgumentHelp("Not this rule; repeatable.", valueName: "id"))
     var skipRules: [String] = []
 
-    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
-    var failOn: Severity = .high
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: high).", valueName: "severity"))
+    var failOn: Severity?
 
     @Option(help: ArgumentHelp("Hide the findings of this baseline file.", valueName: "file"))
     var baseline: String?
@@ -86,11 +86,13 @@ struct AuditCommand: ParsableCommand {
 
     @OptionGroup var reporting: ReportFlags
 
-    @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise.", valueName: "metres"))
-    var reducedAccuracyFloor: Double = 1000
+    @Option(help: ArgumentHelp("Horizontal accuracy (m) under which a delivery is precise (default: 1000).", valueName: "metres"))
+    var reducedAccuracyFloor: Double?
 
-    @Option(help: ArgumentHelp("Seconds an app stays in use after it leaves the foreground (Apple documents a short grace, not its length).", valueName: "seconds"))
-    var backgroundGrace: Double = 10
+    @Option(help: ArgumentHelp("Seconds an app stays in use after it leaves the foreground (default: 10; Apple documents a short grace, not its length).", valueName: "seconds"))
+    var backgroundGrace: Double?
+
+    @OptionGroup var configuration: ConfigOptions
 
     @Option(help: ArgumentHelp("Exit 3 unless these rules (comma-separated, or all) were evaluated everywhere they apply.", valueName: "all|rule,..."))
     var requireEvidence: String?
@@ -118,13 +120,13 @@ struct AuditCommand: ParsableCommand {
         if !unknown.isEmpty {
             throw ValidationError("Unknown rule \(unknown.map { "'\($0)'" }.joined(separator: ", ")); `locaudit rules` lists them.")
         }
-        if !(backgroundGrace.isFinite && backgroundGrace >= 0 && backgroundGrace <= 86_400) {
+        if let backgroundGrace, !(backgroundGrace.isFinite && backgroundGrace >= 0 && backgroundGrace <= 86_400) {
             throw ValidationError("--background-grace takes seconds from 0 to 86400 (got \(backgroundGrace)).")
         }
         if let required = requiredRules, required.isEmpty {
             throw ValidationError("--require-evidence takes all or rule ids separated by commas.")
         }
-        if !(reducedAccuracyFloor.isFinite && reducedAccuracyFloor > 0) {
+        if let reducedAccuracyFloor, !(reducedAccuracyFloor.isFinite && reducedAccuracyFloor > 0) {
             throw ValidationError("--reduced-accuracy-floor takes a positive number of metres (got \(reducedAccuracyFloor)).")
         }
         try requirePath(baseline, "--baseline", "a file (one --write-baseline wrote)")
@@ -132,39 +134,45 @@ struct AuditCommand: ParsableCommand {
         try requireText(app, "--app", "a bundle id")
         let database = Store.defaultPath(store.db)
         try reporting.validate(database: database)
-        if noRecord, let fleet = reporting.requests.first(where: { $0.format == .fleet || $0.format == .fleetHTML }) {
-            throw ValidationError("--no-record: the \(fleet.format.rawValue) report shows recorded runs; record this audit, or drop that report.")
-        }
+
         if let writeBaseline, let problem = Output.problem(writing: writeBaseline, database: database) {
             throw ValidationError("--write-baseline: " + problem)
         }
     }
 
     func run() throws {
+        let config = try configuration.load()
+        let requests = try withConfig { try reporting.requests(config: config) }
+        try reporting.validate(database: Store.defaultPath(store.db), requests: requests)
+        if noRecord, let fleet = requests.first(where: { $0.format == .fleet || $0.format == .fleetHTML }) {
+            throw ValidationError("--no-record: the \(fleet.format.rawValue) report shows recorded runs; record this audit, or drop that report.")
+        }
         var options = AuditOptions()
         options.device = device
         options.bundleId = app
         options.sinceUS = since.flatMap(AuditOptions.parseTime)
         options.untilUS = until.flatMap(AuditOptions.parseTime)
         options.rules = rules
-        options.skipRules = skipRules
-        options.failOn = failOn
+        options.skipRules = skipRules + (config?.skipRules ?? [])
+        options.failOn = failOn ?? config?.failOn ?? .high
         options.baseline = baseline
         options.writeBaseline = writeBaseline
-        options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor, backgroundGrace: backgroundGrace)
+        options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor ?? config?.reducedAccuracyFloor ?? 1000,
+                                        backgroundGrace: backgroundGrace ?? config?.backgroundGrace ?? 10)
+        options.suppressions = config?.suppressions ?? []
         options.requireEvidence = requiredRules
         options.record = !noRecord
         let report: AuditReport
         if let central = store.central {
             report = try withCentral {
                 try CentralAudit.audit(central, options: options, progress: ProgressBar(quiet: quiet)) { report, replica in
-                    if !quiet { try reporting.write(report, store: replica) }
+                    if !quiet { try reporting.write(report, store: replica, requests: requests) }
                 }
             }
         } else {
             report = try withStore(store.path) {
                 let report = try Auditor(databasePath: store.path, options: options).run(progress: ProgressBar(quiet: quiet))
-                if !quiet { try reporting.write(report, store: try Store(path: store.path, access: .read)) }
+                if !quiet { try reporting.write(report, store: try Store(path: store.path, access: .read), requests: requests) }
                 return report
             }
         }

@@ -21,9 +21,9 @@ struct DevicesCommand: ParsableCommand {
 
             EXAMPLES:
               locaudit devices
-              locaudit devices --json
               # a device whose logs came without ideviceinfo: its iOS and zone
-              locaudit devices set qa-iphone7-10 --os 10.3.3 --tz Europe/Paris
+              locaudit devices set f19e10f790457b49ae65cbc96c1dac19751f4b05 \\
+                  --os 10.3.3 --tz Europe/Paris
             """,
         subcommands: [DevicesListCommand.self, DevicesSetCommand.self],
         defaultSubcommand: DevicesListCommand.self
@@ -31,7 +31,19 @@ struct DevicesCommand: ParsableCommand {
 }
 
 struct DevicesListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the store's devices (the default).")
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the store's devices (the default).",
+        discussion: """
+            One line a device: name, UDID, model (ProductType), iOS, zone, first and last \
+            line of its logs (UTC), logs; `*` marks facts set by hand.
+
+            EXAMPLES:
+              locaudit devices list
+              # for a script
+              locaudit devices list --json
+            """
+    )
 
     @OptionGroup var store: StoreOptions
 
@@ -48,12 +60,17 @@ struct DevicesSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Mend a device's facts; the next audit uses them, and reports say they were set by hand.",
+        usage: "locaudit devices set <device> [--os <ver>] [--tz <zone>] [--name <name>]",
         discussion: """
             --os gives the version to the device's logs whose version is unknown (those whose \
             own facts gave one keep it). --tz re-times the device's logs read in an assumed \
             UTC (zone-less exports ingested without a zone), and later logs linked to the \
             device are read in it. --name renames it. Facts set by hand are not overwritten \
             by a later ingest.
+
+            EXAMPLES:
+              locaudit devices set aed1ac65239e378613bb9b70ec02621d930ec139 \\
+                  --name "QA iPhone 6"
             """
     )
 

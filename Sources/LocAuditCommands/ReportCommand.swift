@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import LocAuditCentral
+import LocAuditAudit
 import LocAuditModel
+import LocAuditReport
 import LocAuditRules
 import LocAuditStore
 
@@ -36,24 +38,33 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var reporting: ReportFlags
 
+    @OptionGroup var configuration: ConfigOptions
+
     func validate() throws {
         if let runId, runId < 1 { throw ValidationError("--run takes an audit run's id, 1 or more (got \(runId)).") }
         try reporting.validate(database: store.path)
     }
 
+    /// The stored run's report; the project's suppressions (in force on the day of the run) marked again.
     func run() throws {
+        let config = try configuration.load()
+        let requests = try withConfig { try reporting.requests(config: config) }
+        try reporting.validate(database: store.path, requests: requests)
         if let central = store.central {
             try withCentral {
-                try CentralAudit.withReplica(central, events: reporting.readsEvents) { replica in
+                try CentralAudit.withReplica(central, events: ReportRequest.needs(requests).contains(.html)) { replica in
                     var report = try AuditReport.stored(in: replica, run: runId)
                     report.database = central.display
-                    try reporting.write(report, store: replica)
+                    try replica.markSuppressed(&report, config?.suppressions ?? [])
+                    try reporting.write(report, store: replica, requests: requests)
                 }
             }
         } else {
             try withStore(store.path) {
                 let store = try Store(path: store.path, access: .read)
-                try reporting.write(try AuditReport.stored(in: store, run: runId), store: store)
+                var report = try AuditReport.stored(in: store, run: runId)
+                try store.markSuppressed(&report, config?.suppressions ?? [])
+                try reporting.write(report, store: store, requests: requests)
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocAuditAudit
 import LocAuditModel
 import LocAuditRules
 import LocAuditRead
@@ -17,8 +18,8 @@ struct ReportFlags: ParsableArguments {
         valueName: "format[:path]"))
     var reports: [ReportRequest] = []
 
-    @Option(help: ArgumentHelp("Format of the report on standard output when no --report is given.", valueName: "name"))
-    var format: OutputFormat = .text
+    @Option(help: ArgumentHelp("Format of the report on standard output when no --report is given (default: text).", valueName: "name"))
+    var format: OutputFormat?
 
     @Option(help: ArgumentHelp("Write that report here instead of standard output (as a --report path).", valueName: "file"))
     var output: String?
@@ -36,12 +37,25 @@ struct ReportFlags: ParsableArguments {
         if !(0...8).contains(coordinateDecimals) { throw ValidationError("--coordinate-decimals takes 0 to 8.") }
     }
 
-    var requests: [ReportRequest] { reports.isEmpty ? [ReportRequest(format: format, path: output)] : reports }
+    var requests: [ReportRequest] { reports.isEmpty ? [ReportRequest(format: format ?? .text, path: output)] : reports }
+
+    /// The reports asked for: those of the command line, else (when it names none: no
+    /// --report, --format or --output) those of the project's config, else the text report.
+    /// A config entry that is no report is exit 2 naming its line.
+    func requests(config: ProjectConfig?) throws -> [ReportRequest] {
+        guard reports.isEmpty, format == nil, output == nil, let config, !config.reports.isEmpty else { return requests }
+        return try config.reports.map { entry in
+            guard let request = ReportRequest(parsing: entry.text) else {
+                throw ConfigError(path: config.path, line: entry.line, "'\(entry.text)' is not a report: FORMAT[:PATH], FORMAT one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return request
+        }
+    }
 
     /// Refuses, before anything runs, a report path that is the database (or one of its
     /// files) or that cannot be written: exit 2.
-    func validate(database: String) throws {
-        for path in requests.compactMap(\.path) {
+    func validate(database: String, requests: [ReportRequest]? = nil) throws {
+        for path in (requests ?? self.requests).compactMap(\.path) {
             if let problem = Output.problem(writing: path, database: database) { throw ValidationError(problem) }
         }
     }
@@ -57,7 +71,8 @@ struct ReportFlags: ParsableArguments {
     /// Whether a report asked for reads the events (the HTML page's timelines and evidence lines).
     var readsEvents: Bool { ReportRequest.needs(requests).contains(.html) }
 
-    func write(_ report: AuditReport, store: Store) throws {
+    func write(_ report: AuditReport, store: Store, requests: [ReportRequest]? = nil) throws {
+        let requests = requests ?? self.requests
         let inputs = try store.reportInputs(for: report, options: options, needs: ReportRequest.needs(requests))
         try ReportRequest.write(requests, report: report, options: options, inputs: inputs)
     }

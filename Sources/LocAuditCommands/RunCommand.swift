@@ -71,8 +71,10 @@ struct RunCommand: ParsableCommand {
     /// The same report flags as `audit` and `report`; the text report starts with the run's summary.
     @OptionGroup var reporting: ReportFlags
 
-    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
-    var failOn: Severity = .high
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: high).", valueName: "severity"))
+    var failOn: Severity?
+
+    @OptionGroup var configuration: ConfigOptions
 
     @Option(help: ArgumentHelp("Files read at once (default: half the cores, at least 1: one file keeps two busy).", valueName: "n"))
     var jobs: Int = IngestOptions.defaultJobs
@@ -117,9 +119,13 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let logger = makeLogger(quiet: quiet, verbose: verbose)
+        let config = try configuration.load()
+        let configured = try withConfig { try reporting.requests(config: config) }
+        try reporting.validate(database: store.path, requests: configured)
         var options = RunOptions(inbox: inbox, database: store.path)
         options.archive = archive
-        options.failOn = failOn
+        options.failOn = failOn ?? config?.failOn ?? .high
+        if let config { options.audit = config.auditOptions }
         options.jobs = jobs
         options.catalogFiles = CatalogLocation.files(explicit: catalogFiles)
         options.lockWait = wait
@@ -135,7 +141,7 @@ struct RunCommand: ParsableCommand {
         }
         let report = try withStore(options.database, tell: { logger.critical("\($0)") }) {
             let report = try NightlyRun(options: options, logger: logger).run()
-            let requests = reporting.reports.isEmpty && quiet ? [] : reporting.requests
+            let requests = reporting.reports.isEmpty && config?.reports.isEmpty != false && quiet ? [] : configured
             let inputs = try Store(path: options.database, access: .read)
                 .reportInputs(for: report, options: reporting.options, needs: ReportRequest.needs(requests))
             try ReportRequest.write(requests, run: report, options: reporting.options, inputs: inputs)

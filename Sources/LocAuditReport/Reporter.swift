@@ -74,13 +74,20 @@ enum ReportText {
             return "PARTIAL: \(share(report.coverage)) of \(plural(report.coverage.evaluated + report.coverage.notEvaluableCount, "check")) evaluated"
                 + below(report) + missing(report.coverage)
         case .findings:
-            return "FAIL: \(plural(report.findings.count, "finding")) (\(severityCounts(report.findings)))"
+            return "FAIL: \(plural(report.findings.count, "finding")) (\(severityCounts(report.findings)))" + suppressed(report)
         }
     }
 
-    /// `, 2 findings below high (2 low)`, or nothing.
+    /// `, 2 findings below high (2 low)`, or nothing; suppressed findings are named apart.
     static func below(_ report: AuditReport) -> String {
-        report.findings.isEmpty ? "" : ", \(plural(report.findings.count, "finding")) below \(report.failOn.rawValue) (\(severityCounts(report.findings)))"
+        let below = report.findings.filter { $0.severity < report.failOn }
+        return (below.isEmpty ? "" : ", \(plural(below.count, "finding")) below \(report.failOn.rawValue) (\(severityCounts(below)))") + suppressed(report)
+    }
+
+    /// `, 1 suppressed (not failing)`, or nothing.
+    static func suppressed(_ report: AuditReport) -> String {
+        let count = report.findings.filter { $0.suppressed != nil }.count
+        return count == 0 ? "" : ", \(count) suppressed (not failing)"
     }
 
     /// `62%` of the applicable checks evaluated.

@@ -37,6 +37,7 @@ public enum TextReporter {
         out += "      \(f.time): \(ReportText.oneLine(f.message))\n"
         out += "      evidence: \(f.evidence.prefix(6).map { ReportText.oneLine($0.text) }.joined(separator: ", "))"
         if f.evidence.count > 6 { out += " and \(f.evidence.count - 6) more" }
+        if let s = f.suppressed { out += "\n      " + ReportText.oneLine(s.text) }
         return out + "\n"
     }
 
@@ -55,6 +56,8 @@ public enum TextReporter {
         }
         out += "\nSince the previous run: \(report.new.count) new, \(report.persisting.count) persisting, \(report.resolved.count) resolved."
         if report.hiddenByBaseline > 0 { out += " \(report.hiddenByBaseline) hidden by the baseline." }
+        let suppressed = report.findings.filter { $0.suppressed != nil }.count
+        if suppressed > 0 { out += " \(suppressed) suppressed by the project's config (reported, not failing the run)." }
         out += "\n" + coverage(report.coverage)
         let verdict = ReportText.verdict(report)
         out += (report.exitCode == 0 && report.verdict != .insufficientEvidence ? paint.green(verdict) : paint.red(verdict)) + "\n"
@@ -68,7 +71,7 @@ public enum TextReporter {
             out += "  not evaluable: \(rule): \(reasons)\n"
         }
         if c.sessionsWithUnknownVersion > 0 {
-            out += "  \(c.sessionsWithUnknownVersion) session\(c.sessionsWithUnknownVersion == 1 ? "" : "s") of unknown iOS version: only the rules valid on every version ran (pass --os to ingest, or a sidecar .ideviceinfo.txt).\n"
+            out += "  \(c.sessionsWithUnknownVersion) session\(c.sessionsWithUnknownVersion == 1 ? "" : "s") of unknown iOS version: only the rules valid on every version ran (`locaudit devices set DEVICE --os VERSION`, --os to ingest, or a sidecar .ideviceinfo.txt).\n"
         }
         for s in c.insufficientSessions { out += "  insufficient evidence: \(ReportText.oneLine(s))\n" }
         for (device, note) in (c.timeZones ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -307,3 +307,21 @@ extension Devices {
         return out
     }
 }
+
+extension Store {
+    /// The ids each of `names` designates: the device with that id, else every device with that name.
+    package func deviceIds(_ names: [String]) throws -> [String: Set<String>] {
+        guard !names.isEmpty else { return [:] }
+        return try connect(readOnly: true).read { db in
+            var ids: [String: Set<String>] = [:]
+            for name in names {
+                switch try Devices.lookup(name, in: db) {
+                case .device(let id): ids[name] = [id]
+                case .ambiguous(let all): ids[name] = Set(all)
+                case .none: ids[name] = [name]
+                }
+            }
+            return ids
+        }
+    }
+}

@@ -17,6 +17,8 @@ public struct RunOptions: Sendable {
     /// Where ingested (and already ingested) files are moved, keeping their path under the inbox.
     public var archive: String?
     public var failOn: Severity = .high
+    /// What the audit starts from: skipped rules, rule settings, suppressions (the project's config).
+    public var audit = AuditOptions()
     public var jobs = IngestOptions.defaultJobs
     public var catalogFiles: [String] = []
     /// Seconds to wait for another run's lock before giving up (exit 4).
@@ -170,7 +172,7 @@ public struct NightlyRun {
             if let apps = report.apps, apps.isEmpty {
                 log.notice("the \(new.count) new files mention no app; nothing to audit")
             } else {
-                var audit = AuditOptions()
+                var audit = options.audit
                 audit.devices = report.devices
                 audit.bundleIds = report.apps
                 audit.failOn = options.failOn

@@ -18,9 +18,12 @@ public struct Finding: Encodable, Sendable, Equatable {
     public var timeUS: Int64
     /// iOS version the finding was seen on.
     public var osVersion: String?
+    /// Set when a suppression of the project's `.locaudit.yml` covers it: reported as
+    /// suppressed, with its reason, and it does not fail the run.
+    public var suppressed: SuppressionNote?
 
     enum CodingKeys: String, CodingKey {
-        case rule, severity, device, bundleId, pid, sessionStart, time, message, evidence
+        case rule, severity, device, bundleId, pid, sessionStart, time, message, evidence, suppressed
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -34,6 +37,7 @@ public struct Finding: Encodable, Sendable, Equatable {
         try c.encode(time, forKey: .time)
         try c.encode(message, forKey: .message)
         try c.encode(evidence, forKey: .evidence)
+        try c.encodeIfPresent(suppressed, forKey: .suppressed)
     }
 
     package init(rule: String, severity: Severity, device: String, bundleId: String, pid: Int64? = nil, sessionStart: String? = nil, time: String, message: String, evidence: [EvidenceLine], fingerprint: String, timeUS: Int64, osVersion: String? = nil) {
@@ -49,6 +53,24 @@ public struct Finding: Encodable, Sendable, Equatable {
         self.fingerprint = fingerprint
         self.timeUS = timeUS
         self.osVersion = osVersion
+    }
+}
+
+/// Why a finding is suppressed: the suppression's reason, its last day, where it is written.
+public struct SuppressionNote: Codable, Sendable, Equatable {
+    public var reason: String
+    /// `YYYY-MM-DD`; nil: no end.
+    public var expires: String?
+    /// `.locaudit.yml:12`.
+    public var source: String
+
+    public init(reason: String, expires: String?, source: String) {
+        (self.reason, self.expires, self.source) = (reason, expires, source)
+    }
+
+    /// `suppressed until 2027-06-30 (.locaudit.yml:5): FB13579: …`
+    public var text: String {
+        "suppressed\(expires.map { " until \($0)" } ?? "") (\(source)): \(reason)"
     }
 }
 

@@ -28,6 +28,8 @@ public struct AuditOptions: Sendable {
     public var record = true
     /// The audit of a nightly `locaudit run` (scoped to what its new files touch).
     public var nightly = false
+    /// The project's suppressions (`.locaudit.yml`); the audit marks the findings they cover.
+    public var suppressions: [Suppression] = []
 
     public init() {}
 
@@ -121,11 +123,11 @@ public enum AuditError: Error, CustomStringConvertible, Sendable {
         case .noRun(nil):
             return "no audit run in this database yet: run `locaudit audit` first."
         case .unknownDevice(let name, let nearest):
-            return "no device '\(name)' in this database\(Nearest.suggestion(nearest)); `locaudit devices` lists them. Nothing was audited or recorded."
+            return "no device '\(name)' in this database\(Nearest.suggestion(nearest)); `locaudit devices` lists them."
         case .ambiguousDevice(let name, let ids):
-            return "\(ids.count) devices are named '\(name)' (\(ids.joined(separator: ", "))): give its UDID. Nothing was audited or recorded."
+            return "\(ids.count) devices are named '\(name)' (\(ids.joined(separator: ", "))): give its UDID; `locaudit devices` lists them."
         case .unknownApp(let bundle, let nearest):
-            return "no app '\(bundle)' in this database\(Nearest.suggestion(nearest)); `locaudit stats` lists the apps. Nothing was audited or recorded."
+            return "no app '\(bundle)' in this database\(Nearest.suggestion(nearest)); `locaudit stats` lists the apps."
         case .unreadableCheckpoint(let device, let bundle):
             return "what prune kept of the replay of \(bundle) on \(device) (replay_checkpoints) cannot be read: it was written by "
                 + "another version of locaudit. Audit with that version, or delete that row to replay only the lines left."

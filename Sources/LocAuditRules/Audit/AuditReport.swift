@@ -32,7 +32,7 @@ public struct AuditReport: Sendable {
 
     /// rules-model.md "The verdict" (v2).
     public var verdict: Verdict {
-        if findings.contains(where: { $0.severity >= failOn }) { return .findings }
+        if findings.contains(where: { $0.severity >= failOn && $0.suppressed == nil }) { return .findings }
         if coverage.evaluated == 0 { return .insufficientEvidence }
         return coverage.notEvaluableCount > 0 ? .partial : .pass
     }
