@@ -70,11 +70,32 @@ public struct LocAudit: ParsableCommand {
                 Foundation.exit(0)
             }
             if code == .validationFailure {
-                Output.standardError(fullMessage(for: error) + "\n")
+                Output.standardError(didYouMean(fullMessage(for: error), arguments ?? Array(CommandLine.arguments.dropFirst())) + "\n")
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
+    }
+}
+
+extension LocAudit {
+    /// ArgumentParser's "Unexpected argument 'audt'" followed by the nearest subcommands of the
+    /// command the arguments reached (it suggests options itself, not subcommands).
+    static func didYouMean(_ message: String, _ arguments: [String]) -> String {
+        var command: ParsableCommand.Type = LocAudit.self
+        for argument in arguments where !argument.hasPrefix("-") {
+            let subcommands = command.configuration.subcommands
+            if let next = subcommands.first(where: { $0._commandName == argument }) {
+                command = next
+                continue
+            }
+            let nearest = Nearest.names(to: argument, among: subcommands.map { $0._commandName })
+            var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard !nearest.isEmpty, let first = lines.first, first.contains("'\(argument)'") else { return message }
+            lines[0] = first + Nearest.suggestion(nearest)
+            return lines.joined(separator: "\n")
+        }
+        return message
     }
 }
 

@@ -30,6 +30,9 @@ struct ReportFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Decimal places of shown coordinates (3 is about 100 m).", valueName: "n"))
     var coordinateDecimals = 3
 
+    @Option(help: ArgumentHelp("Colours in the text report on standard output: auto (on a terminal, unless $NO_COLOR is set), always, never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
     func validate() throws {
         if reports.filter({ $0.path == nil }).count > 1 {
             throw ValidationError("At most one --report can go to standard output; give the others a path (FORMAT:PATH).")
@@ -64,7 +67,7 @@ struct ReportFlags: ParsableArguments {
         var o = ReportOptions()
         o.showCoordinates = showCoordinates
         o.coordinateDecimals = coordinateDecimals
-        o.color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        o.color = color.enabled
         return o
     }
 

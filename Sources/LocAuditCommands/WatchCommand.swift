@@ -79,6 +79,9 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: ArgumentHelp("End after this long: 90s, 20m, 1h30m, or seconds.", valueName: "duration"))
     var duration: String?
 
+    @Option(help: ArgumentHelp("Colours: auto (on a terminal, unless $NO_COLOR is set), always, never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
     @Flag(help: "Keep reading PATH as it grows, across rotation and truncation (like tail -F).")
     var follow = false
 
@@ -129,7 +132,7 @@ struct WatchCommand: ParsableCommand {
         options.audit.failOn = failOn
         options.untilIdle = untilIdle
         options.duration = duration.flatMap(WatchOptions.seconds)
-        let color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let color = self.color.enabled
         let status = ProgressBar(quiet: false)
         let result = try withStore(store.path) {
             let result = try Watch(databasePath: store.path, options: options).run { note in
