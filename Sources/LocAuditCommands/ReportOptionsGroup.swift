@@ -10,6 +10,8 @@ extension ReportRequest: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 }
 
+extension ReportGrouping: ExpressibleByArgument {}
+
 /// The report flags `audit` and `report` share.
 struct ReportFlags: ParsableArguments {
     @Option(name: .customLong("report"), help: ArgumentHelp(
@@ -28,6 +30,9 @@ struct ReportFlags: ParsableArguments {
 
     @Option(help: ArgumentHelp("Decimal places of shown coordinates (3 is about 100 m).", valueName: "n"))
     var coordinateDecimals = 3
+
+    @Option(help: ArgumentHelp("Group the text and markdown reports' findings by app (then device: a ticket per app) or by device (then app). Default: device for text, app for markdown.", valueName: "app|device"))
+    var groupBy: ReportGrouping?
 
     func validate() throws {
         if reports.filter({ $0.path == nil }).count > 1 {
@@ -50,6 +55,7 @@ struct ReportFlags: ParsableArguments {
         var o = ReportOptions()
         o.showCoordinates = showCoordinates
         o.coordinateDecimals = coordinateDecimals
+        o.groupBy = groupBy
         o.color = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         return o
     }

@@ -61,6 +61,32 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 }
 
+/// Findings in groups for the text and Markdown reports: by device then app, or by app then
+/// device; groups and subgroups sorted by id, findings most severe first.
+struct ReportGroups: Sequence {
+    struct Group {
+        var key: ReportGrouping
+        /// The device id or bundle id.
+        var outer: String
+        var findings: [Finding]
+        /// The apps of a device, or the devices of an app: (id, findings).
+        var inner: [(id: String, findings: [Finding])]
+    }
+
+    var groups: [Group]
+
+    init(_ findings: [Finding], by key: ReportGrouping) {
+        let outer: (Finding) -> String = key == .device ? { $0.device } : { $0.bundleId }
+        let inner: (Finding) -> String = key == .device ? { $0.bundleId } : { $0.device }
+        groups = Dictionary(grouping: findings, by: outer).sorted { $0.key < $1.key }.map { id, findings in
+            Group(key: key, outer: id, findings: findings,
+                  inner: Dictionary(grouping: findings, by: inner).sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted(by: Finding.reportOrder)) })
+        }
+    }
+
+    func makeIterator() -> IndexingIterator<[Group]> { groups.makeIterator() }
+}
+
 /// What every reporter shares: verdict wording and counts.
 enum ReportText {
     /// `FAIL: 3 findings (1 critical, 2 high)`, `PASS`, or `INSUFFICIENT EVIDENCE`: the last line of a report.
@@ -109,6 +135,12 @@ enum ReportText {
     /// A reported finding's change since the previous run, as the text, CSV and JSON Lines reports tag it.
     static func change(_ finding: Finding, in report: AuditReport) -> String {
         report.new.contains(finding.fingerprint) ? "new" : "persisting"
+    }
+
+    /// The descriptions of the rules these findings break, in registry order.
+    static func rules(of findings: [Finding]) -> [RuleDescription] {
+        let seen = Set(findings.map(\.rule))
+        return RuleRegistry.descriptions.filter { seen.contains($0.identifier) }
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

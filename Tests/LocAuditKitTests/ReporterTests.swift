@@ -44,9 +44,13 @@ import Testing
             RuleCheckRecord(subject: "D3 com.example.weather pid 4 from 2026-11-20T09:00:00.000000Z", rule: "precise-delivery-under-reduced-accuracy",
                             notEvaluable: "unknown iOS version", findings: []),
         ]
-        return AuditReport(runId: 3, startedAt: "2026-11-21T06:00:00.000000Z", database: "fleet.sqlite", events: 641,
-                           findings: [session, config], new: ["f-session"], persisting: ["f-config"], resolved: [resolved],
-                           hiddenByBaseline: 1, coverage: coverage, checks: checks, failOn: .high)
+        let report = AuditReport(runId: 3, startedAt: "2026-11-21T06:00:00.000000Z", database: "fleet.sqlite", events: 641,
+                                 findings: [session, config], new: ["f-session"], persisting: ["f-config"], resolved: [resolved],
+                                 hiddenByBaseline: 1, coverage: coverage, checks: checks, failOn: .high)
+        // The store names one device and knows the Runner's Info.plist; D2 and D3 it does not name.
+        let names = ReportNames(devices: ["00008101-00085E0284779021": DeviceLabel(id: "00008101-00085E0284779021", name: "qa-iphone12-14", model: "iPhone13,2")],
+                                apps: ["f-session": ReportNames.AppBuild(version: "3.2.0", build: "3200.14")])
+        return names.apply(to: report)
     }
 
     // The HTML page has its own expected-output test, drawn from a real audit (HTMLReportTests).
