@@ -18,6 +18,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// For log shippers.
     case jsonl
+    /// For GitHub code scanning and other SARIF 2.1.0 viewers.
+    case sarif
     /// For people reading a page: summaries and a timeline per session with findings.
     case html
     /// The fleet at a glance: app x iOS version, device x rule, trend over the runs.
@@ -53,6 +55,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .junit: return JUnitReporter.generateReport(report, options: options)
         case .csv: return CSVReporter.generateReport(report, options: options)
         case .jsonl: return try JSONLinesReporter.generateReport(report, options: options)
+        case .sarif: return try SARIFReporter.generateReport(report, options: options)
         case .html:
             return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, devices: html.devices, options: options)
         case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))

@@ -83,6 +83,15 @@ import Testing
             #expect(lines.count == 2)
             let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
             #expect(first["message"] as? String == ReporterTests.hostile)
+        case .sarif:
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+            let results = try #require((doc["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+            let text = try #require((results.first?["message"] as? [String: Any])?["text"] as? String)
+            #expect(text.hasPrefix(ReporterTests.hostile))
+            let location = try #require((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+            let uri = try #require((location["artifactLocation"] as? [String: Any])?["uri"] as? String)
+            #expect(!uri.contains("\n") && !uri.contains("\""), "a URI is percent-encoded: \(uri)")
+            #expect(uri.removingPercentEncoding == "logs/a,b\n\"c\".log")
         case .csv:
             let rows = ReporterTests.parseCSV(out)
             #expect(rows.count == 3)
