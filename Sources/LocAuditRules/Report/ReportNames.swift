@@ -28,14 +28,15 @@ public struct ReportNames: Sendable, Equatable {
     /// The report with its findings (reported and resolved) named, and the devices of its checks.
     public func apply(to report: AuditReport) -> AuditReport {
         guard !devices.isEmpty || !apps.isEmpty else { return report }
-        var named = report
-        named.findings = report.findings.map(name)
-        named.resolved = report.resolved.map(name)
-        named.devices = devices
-        return named
+        var result = report
+        result.findings = report.findings.map(named)
+        result.resolved = report.resolved.map(named)
+        result.devices = devices
+        return result
     }
 
-    func name(_ finding: Finding) -> Finding {
+    /// The finding with its device's name and its app's version, where known.
+    public func named(_ finding: Finding) -> Finding {
         var f = finding
         if let name = devices[f.device]?.name, !name.isEmpty { f.deviceName = name }
         if let app = apps[f.fingerprint] {

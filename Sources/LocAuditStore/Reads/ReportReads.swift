@@ -81,6 +81,11 @@ extension Store {
     /// configuration finding's the plist it cites, else the one in force when it shows).
     /// Reads only.
     public func reportNames(for report: AuditReport) throws -> ReportNames {
+        try reportNames(for: report.findings + report.resolved)
+    }
+
+    /// The same for some findings (`locaudit watch` names each as it prints it).
+    public func reportNames(for findings: [Finding]) throws -> ReportNames {
         try connect(readOnly: true).read { db in
             var devices: [String: DeviceLabel] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, name, product_type FROM devices") {
@@ -89,7 +94,7 @@ extension Store {
             }
             let versions = try AppVersions.load(db)
             var apps: [String: ReportNames.AppBuild] = [:]
-            for f in report.findings + report.resolved {
+            for f in findings {
                 guard let app = versions[f.bundleId], let plist = Self.plist(of: f, in: app) else { continue }
                 apps[f.fingerprint] = ReportNames.AppBuild(version: plist.facts.version, build: plist.facts.build)
             }
