@@ -13,11 +13,13 @@ public enum TextReporter {
             if group.key == .device {
                 // `Device qa-iphone12 (00008101-…, iOS 14.8)`, `Device 00008101-… (iOS 14.8)`.
                 let versions = Set(group.findings.compactMap(\.osVersion)).sorted()
-                let name = report.devices[group.outer]?.name ?? group.findings.lazy.compactMap(\.deviceName).first
-                let named = name.map { !$0.isEmpty && $0 != group.outer } ?? false
-                var details = named ? [group.outer] : []
+                var title = group.outer, details: [String] = []
+                if let name = report.devices[group.outer]?.name ?? group.findings.lazy.compactMap(\.deviceName).first,
+                   !name.isEmpty, name != group.outer {
+                    title = name
+                    details.append(group.outer)
+                }
                 if !versions.isEmpty { details.append("iOS " + versions.joined(separator: ", ")) }
-                let title = named ? name ?? group.outer : group.outer
                 out += "\n" + paint.bold("Device \(ReportText.oneLine(title))")
                     + (details.isEmpty ? "" : " (\(ReportText.oneLine(details.joined(separator: ", "))))") + "\n"
             } else {
