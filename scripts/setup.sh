@@ -6,7 +6,8 @@
 #
 #   scripts/setup.sh          SQLite, zlib and ISA-L headers (the build), gzip
 #   scripts/setup.sh --test   and what the tests run: python3, chromium (the HTML reports),
-#                             postgresql and openssl (the push tests' own throwaway server, with TLS)
+#                             postgresql and openssl (the push tests' own throwaway server, with TLS),
+#                             python3-jsonschema (the SARIF report checked against its schema)
 set -euo pipefail
 
 case "${1-}" in
@@ -31,11 +32,19 @@ fi
 for name in "${commands[@]}"; do
   command -v "$name" >/dev/null 2>&1 || missing+=("$name")
 done
+# Python modules, found by importing them; Debian's python3-NAME package provides each (pip3
+# install NAME elsewhere).
+if [ "$test" = 1 ]; then
+  for module in jsonschema; do
+    python3 -c "import $module" >/dev/null 2>&1 || missing+=("python3-$module")
+  done
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "setup: missing: ${missing[*]}. This system has no apt-get: install them (Debian names;" \
-    "the SQLite 3, zlib and ISA-L development headers) with its package manager, then run this again." >&2
+    "the SQLite 3, zlib and ISA-L development headers; python3-jsonschema is \`pip3 install jsonschema\`)" \
+    "with its package manager, then run this again." >&2
   exit 1
 fi
 if [ "$(id -u)" != 0 ]; then

@@ -24,11 +24,15 @@ public struct ReportInputs: Sendable {
     /// Nil when not read: the fleet summaries then count this run's findings alone.
     public var fleet: FleetSummary?
     public var fleetDevices: [String: DeviceLabel] = [:]
+    /// Device names and app versions: every format shows them (`ReportNames.apply`).
+    public var names = ReportNames()
 
-    public init(html: HTMLReportInputs = HTMLReportInputs(), fleet: FleetSummary? = nil, fleetDevices: [String: DeviceLabel] = [:]) {
+    public init(html: HTMLReportInputs = HTMLReportInputs(), fleet: FleetSummary? = nil, fleetDevices: [String: DeviceLabel] = [:],
+                names: ReportNames = ReportNames()) {
         self.html = html
         self.fleet = fleet
         self.fleetDevices = fleetDevices
+        self.names = names
     }
 }
 
@@ -36,6 +40,7 @@ extension Store {
     /// What `needs` of the reports of `report` read from the store. Reads only.
     public func reportInputs(for report: AuditReport, options: ReportOptions, needs: ReportInputs.Needs) throws -> ReportInputs {
         var inputs = ReportInputs()
+        inputs.names = try reportNames(for: report)
         if needs.contains(.html) {
             inputs.html = try htmlReportInputs(for: report.findings, options: options, sessions: report.sessions)
         }

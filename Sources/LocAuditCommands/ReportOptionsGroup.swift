@@ -11,6 +11,8 @@ extension ReportRequest: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 }
 
+extension ReportGrouping: ExpressibleByArgument {}
+
 /// The report flags `audit` and `report` share.
 struct ReportFlags: ParsableArguments {
     @Option(name: .customLong("report"), help: ArgumentHelp(
@@ -32,6 +34,9 @@ struct ReportFlags: ParsableArguments {
 
     @Option(help: ArgumentHelp("Colours in the text report on standard output: auto (on a terminal, unless $NO_COLOR is set), always, never.", valueName: "when"))
     var color: ColorChoice = .auto
+
+    @Option(help: ArgumentHelp("Group the text and markdown reports' findings by app (then device: a ticket per app) or by device (then app). Default: device for text, app for markdown.", valueName: "app|device"))
+    var groupBy: ReportGrouping?
 
     func validate() throws {
         if reports.filter({ $0.path == nil }).count > 1 {
@@ -67,6 +72,7 @@ struct ReportFlags: ParsableArguments {
         var o = ReportOptions()
         o.showCoordinates = showCoordinates
         o.coordinateDecimals = coordinateDecimals
+        o.groupBy = groupBy
         o.color = color.enabled
         return o
     }

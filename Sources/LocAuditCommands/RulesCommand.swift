@@ -48,7 +48,7 @@ struct RulesCommand: ParsableCommand {
 
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a rule's rationale and examples.",
+            abstract: "Print a rule's rationale, who owns a finding and what to do, its Apple sources and examples.",
             discussion: """
                 EXAMPLES:
                   locaudit rules explain missing-blue-bar
@@ -107,6 +107,7 @@ enum RulesText {
                 + r.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  "
                 + r.versionRange.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + r.description + "\n"
                 + indent + "reads: " + r.facts.map(\.name).joined(separator: ", ") + "\n"
+                + indent + "owner: " + r.owner.label + "\n"
         }.joined()
         out += "\nFacts: observed (a line says it), implied (the model says it without a line), else unknown:\n"
         out += "a rule that needs an unknown fact is not evaluable for that session, never a pass.\n"
@@ -120,8 +121,8 @@ enum RulesText {
 
     /// The README's rule table, and how each fact is known.
     static func markdown(_ rules: [RuleDescription]) -> String {
-        "| id | severity | scope | iOS | flags | reads |\n|---|---|---|---|---|---|\n"
-            + rules.map { "| `\($0.identifier)` | \($0.severity.rawValue) | \($0.scope.rawValue) | \($0.versionRange) | \($0.description) | \($0.facts.map(\.name).joined(separator: ", ")) |\n" }.joined()
+        "| id | severity | scope | iOS | flags | reads | owner |\n|---|---|---|---|---|---|---|\n"
+            + rules.map { "| `\($0.identifier)` | \($0.severity.rawValue) | \($0.scope.rawValue) | \($0.versionRange) | \($0.description) | \($0.facts.map(\.name).joined(separator: ", ")) | \($0.owner.label) |\n" }.joined()
             + "\n| fact | observed from | implied | not evaluable when unknown: the coverage says |\n|---|---|---|---|\n"
             + usedFacts(rules).map { "| \($0.name) | \($0.observed) | \($0.implied ?? "-") | \($0.unknown) |\n" }.joined()
     }
@@ -135,9 +136,11 @@ enum RulesText {
     static func explain(_ r: RuleDescription) -> String {
         var out = "\(r.identifier) (\(r.severity.rawValue), \(r.scope.rawValue) rule, \(r.versionRange))\n\n"
         out += r.description + "\n\n" + r.rationale + "\n\n"
-        out += "Spec: docs/rules-model.md, `\(r.identifier)`\n"
-        for source in r.sources { out += "Apple: \(source)\n" }
-        out += "History (the seed notes version 1 was distilled from): \(r.seed)\n"
+        out += "Owner: \(r.owner.label) (\(r.owner.rawValue))\n"
+        out += "What to do: \(r.whatToDo)\n\n"
+        out += "Sources:\n"
+        for source in r.sources { out += "  \(source)\n" }
+        out += "  locaudit's rules model: docs/rules-model.md, `\(r.identifier)`\n"
         if !r.facts.isEmpty {
             out += "\nReads (else not evaluable):\n"
             for fact in r.facts {

@@ -143,6 +143,7 @@ struct WatchCommand: ParsableCommand {
                     for wait in waits { text += "  waiting for \(wait.until): \(wait.rules.joined(separator: ", "))\n" }
                     try Output.standardOutput(text)
                 case .finding(let finding):
+                    let finding = Self.named(finding, database: store.path)
                     try Output.standardOutput(Self.place(finding) + TextReporter.finding(finding, tag: "live", color: color))
                 case .status(let events, let sessions, let findings):
                     status.start("watching: \(events) events, \(sessions) sessions, \(findings) findings")
@@ -154,7 +155,9 @@ struct WatchCommand: ParsableCommand {
             var text = "\nwatch ended (\(result.end.rawValue)): \(result.report.events) events, \(result.report.coverage.sessions) sessions audited.\n"
             if !result.decidedAtEnd.isEmpty {
                 text += "Decided at the end:\n"
-                for finding in result.decidedAtEnd { text += Self.place(finding) + TextReporter.finding(finding, tag: "end", color: color) }
+                for finding in result.decidedAtEnd.map({ Self.named($0, database: store.path) }) {
+                    text += Self.place(finding) + TextReporter.finding(finding, tag: "end", color: color)
+                }
             }
             try Output.standardOutput(text + TextReporter.closing(result.report, color: color))
             if !reports.isEmpty {
@@ -170,6 +173,13 @@ struct WatchCommand: ParsableCommand {
 
     /// The device and app a finding is of, as the audit's report groups them.
     static func place(_ f: Finding) -> String {
-        "\(f.device) · \(f.bundleId)\n"
+        (f.deviceName.map { $0 == f.device ? f.device : "\($0) (\(f.device))" } ?? f.device) + " · \(f.bundleId)\n"
+    }
+
+    /// A finding as the batch report names it: its device's name, its app's version (read
+    /// from the store, as they stand when it is printed); as it is when they cannot be read.
+    static func named(_ finding: Finding, database: String) -> Finding {
+        guard let names = try? Store(path: database, access: .read).reportNames(for: [finding]) else { return finding }
+        return names.named(finding)
     }
 }

@@ -3,9 +3,10 @@ import LocAuditModel
 import LocAuditRules
 import LocAuditRead
 
-/// The JSON report: `findings` with exactly rule, severity, device, bundleId, pid,
-/// sessionStart, time, message, evidence [{file, line}]; then what changed, coverage,
-/// the verdict and the run's metadata.
+/// The JSON report: `findings` with rule, severity, device, bundleId, pid, sessionStart,
+/// time, message, evidence [{file, line}] and (added) fingerprint, deviceName, appVersion,
+/// appBuild; then what changed, coverage (with a stable code for each not-evaluable reason),
+/// the verdict, the run's metadata, and who owns each rule found and what to do.
 public enum JSONReporter {
 
     struct Document: Encodable {
@@ -16,10 +17,52 @@ public enum JSONReporter {
         var persisting: [Int]
         var resolved: [Finding]
         var hiddenByBaseline: Int
-        var coverage: Coverage
+        var coverage: CoverageDocument
         var failOn: Severity
         var verdict: Verdict
         var exitCode: Int32
+        /// The rules of the findings: owner, what to do, Apple's pages.
+        var rules: [RuleHelp]
+    }
+
+    /// The coverage as stored, and beside its reason sentences their codes.
+    struct CoverageDocument: Encodable {
+        var coverage: Coverage
+
+        struct Reason: Encodable {
+            var rule: String
+            var code: String
+            var reason: String
+            var checks: Int
+        }
+
+        enum Keys: String, CodingKey { case notEvaluableReasons }
+
+        func encode(to encoder: Encoder) throws {
+            try coverage.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            let reasons = coverage.notEvaluable.sorted { $0.key < $1.key }.flatMap { rule, reasons in
+                reasons.sorted { $0.key < $1.key }.map { Reason(rule: rule, code: Coverage.code(ofReason: $0.key), reason: $0.key, checks: $0.value) }
+            }
+            try c.encode(reasons, forKey: .notEvaluableReasons)
+        }
+    }
+
+    /// A rule as the JSON report explains it.
+    struct RuleHelp: Encodable {
+        var id: String
+        var severity: Severity
+        var owner: String
+        var whatToDo: String
+        var sources: [String]
+
+        init(_ r: RuleDescription) {
+            id = r.identifier
+            severity = r.severity
+            owner = r.owner.rawValue
+            whatToDo = r.whatToDo
+            sources = r.sources
+        }
     }
 
     struct Run: Encodable {
@@ -38,8 +81,10 @@ public enum JSONReporter {
                            findings: report.findings,
                            new: indices.filter { report.new.contains(report.findings[$0].fingerprint) },
                            persisting: indices.filter { report.persisting.contains(report.findings[$0].fingerprint) },
-                           resolved: report.resolved, hiddenByBaseline: report.hiddenByBaseline, coverage: report.coverage,
-                           failOn: report.failOn, verdict: report.verdict, exitCode: report.exitCode)
+                           resolved: report.resolved, hiddenByBaseline: report.hiddenByBaseline,
+                           coverage: CoverageDocument(coverage: report.coverage),
+                           failOn: report.failOn, verdict: report.verdict, exitCode: report.exitCode,
+                           rules: ReportText.rules(of: report.findings + report.resolved).map(RuleHelp.init))
         return try Output.json(doc, what: "the JSON report") + "\n"
     }
 }

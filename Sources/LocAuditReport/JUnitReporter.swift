@@ -1,31 +1,62 @@
 import LocAuditModel
 import LocAuditRules
 
-/// JUnit XML for CI dashboards (Jenkins, GitLab): a test suite per session or app
-/// configuration, a test case per rule checked on it, a failure per finding, and the
-/// checks that could not be evaluated as skipped.
+/// JUnit XML for CI dashboards (Jenkins, GitLab), with identities that stay from night to
+/// night: a test suite per app and device (and per app's configuration on an iOS major
+/// version), a test case per rule checked there, whatever the sessions, pids and times.
+/// A case fails with its findings (one `failure` listing them all, with who owns them and
+/// what to do), is skipped when no check of it could be evaluated, and passes otherwise.
+///
+/// Names: the case's `name` is the rule; its `classname` is `locaudit.APP.DEVICE` (a
+/// configuration: `locaudit.APP.iOS_MAJOR`) with every dot of the bundle id and device id
+/// made `_`, since Jenkins splits a class name at its last dot (package `locaudit.APP`,
+/// class `DEVICE`). The device part is the store's device id (the UDID), which a rename
+/// does not change; the suite's name and its `deviceName` property carry the device's name.
 public enum JUnitReporter {
+    /// Where a case's checks ran: on a device (sessions), or an app's configuration on an iOS version.
+    enum Place: Hashable, Comparable {
+        case device(String)
+        /// `iOS 12`, `an unknown iOS version`.
+        case configuration(String)
+    }
+
+    /// One test case: an app, a place, a rule.
+    struct CaseKey: Hashable, Comparable {
+        var bundleId: String
+        var place: Place
+        var rule: String
+
+        static func < (a: CaseKey, b: CaseKey) -> Bool { (a.bundleId, a.place, a.rule) < (b.bundleId, b.place, b.rule) }
+    }
+
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let findings = Dictionary(report.findings.map { ($0.fingerprint, $0) }, uniquingKeysWith: { a, _ in a })
         // A run a prune thinned: its findings are its only test cases left.
-        let testCases = report.checksPrunedAt == nil ? report.checks : report.findings.map {
+        let checks = report.checksPrunedAt == nil ? report.checks : report.findings.map {
             RuleCheckRecord(subject: subject(of: $0), rule: $0.rule, notEvaluable: nil, findings: [$0.fingerprint])
         }
-        let bySubject = Dictionary(grouping: testCases, by: \.subject)
-        let subjects = bySubject.keys.sorted()
-        let failures = testCases.filter { $0.findings.contains(where: { findings[$0] != nil }) }.count
-        let skipped = testCases.filter { $0.notEvaluable != nil }.count
+        let knownDevices = Set(report.devices.keys).union(report.findings.map(\.device))
+        let byCase = Dictionary(grouping: checks) { check -> CaseKey in
+            let (bundle, place) = parse(check.subject, devices: knownDevices)
+            return CaseKey(bundleId: bundle, place: place, rule: check.rule)
+        }
+        let bySuite = Dictionary(grouping: byCase.keys) { SuiteKey(bundleId: $0.bundleId, place: $0.place) }
+        func failed(_ key: CaseKey) -> Bool { byCase[key]!.contains { $0.findings.contains { findings[$0] != nil } } }
+        func skipped(_ key: CaseKey) -> Bool { !failed(key) && byCase[key]!.allSatisfy { $0.notEvaluable != nil } }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"locaudit\" tests=\"\(testCases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" timestamp=\"\(attribute(report.startedAt))\">\n"
-        for subject in subjects {
-            let checks = bySubject[subject]!.sorted { $0.rule < $1.rule }
-            let suiteFailures = checks.filter { $0.findings.contains(where: { findings[$0] != nil }) }.count
-            let suiteSkipped = checks.filter { $0.notEvaluable != nil }.count
-            out += "  <testsuite name=\"\(attribute(subject))\" tests=\"\(checks.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"\(suiteSkipped)\">\n"
-            // A session's subject starts with its device: say how its times were read.
+        out += "<testsuites name=\"locaudit\" tests=\"\(byCase.count)\" failures=\"\(byCase.keys.filter(failed).count)\" errors=\"0\" "
+            + "skipped=\"\(byCase.keys.filter(skipped).count)\" timestamp=\"\(attribute(report.startedAt))\">\n"
+        for suite in bySuite.keys.sorted() {
+            let cases = bySuite[suite]!.sorted()
+            out += "  <testsuite name=\"\(attribute(suite.name(report)))\" tests=\"\(cases.count)\" failures=\"\(cases.filter(failed).count)\" "
+                + "errors=\"0\" skipped=\"\(cases.filter(skipped).count)\">\n"
             var properties: [(String, String)] = []
-            if let note = report.coverage.timeZones?.first(where: { subject.hasPrefix($0.key + " ") })?.value {
-                properties.append(("timeZone", note))
+            if case .device(let device) = suite.place {
+                properties.append(("device", device))
+                if let name = report.devices[device]?.name ?? report.findings.first(where: { $0.device == device })?.deviceName {
+                    properties.append(("deviceName", name))
+                }
+                if let note = report.coverage.timeZones?[device] { properties.append(("timeZone", note)) }
             }
             if let pruned = report.checksPrunedAt {
                 properties.append(("checks", "per-check detail pruned at \(pruned): only the findings are left; "
@@ -36,27 +67,90 @@ public enum JUnitReporter {
                 for (name, value) in properties { out += "      <property name=\"\(name)\" value=\"\(attribute(value))\"/>\n" }
                 out += "    </properties>\n"
             }
-            for check in checks {
-                out += "    <testcase classname=\"\(attribute(subject))\" name=\"\(attribute(check.rule))\""
-                let shown = check.findings.compactMap { findings[$0] }
-                if let reason = check.notEvaluable {
-                    out += ">\n      <skipped message=\"\(attribute("not evaluable: " + reason))\"/>\n    </testcase>\n"
-                } else if shown.isEmpty {
-                    out += "/>\n"
-                } else {
-                    out += ">\n"
-                    for f in shown {
-                        out += "      <failure type=\"\(f.severity.rawValue)\" message=\"\(attribute(f.message))\">"
-                        out += text("\(f.time) \(f.message)\nevidence:\n" + f.evidence.map { "  " + $0.text }.joined(separator: "\n"))
-                        out += "</failure>\n"
-                    }
-                    out += "    </testcase>\n"
-                }
+            for key in cases {
+                out += testCase(key, byCase[key]!, findings: findings, report: report)
             }
             out += "  </testsuite>\n"
         }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// A suite: an app on a device, or an app's configuration on an iOS version.
+    struct SuiteKey: Hashable, Comparable {
+        var bundleId: String
+        var place: Place
+
+        static func < (a: SuiteKey, b: SuiteKey) -> Bool { (a.bundleId, a.place) < (b.bundleId, b.place) }
+
+        /// `com.example.runner on qa-iphone12 (00008101-…)`, `com.example.legacy Info.plist on iOS 12`.
+        func name(_ report: AuditReport) -> String {
+            switch place {
+            case .device(let device):
+                let name = report.devices[device]?.name ?? report.findings.first(where: { $0.device == device })?.deviceName
+                return "\(bundleId) on " + (name.map { $0 == device ? device : "\($0) (\(device))" } ?? device)
+            case .configuration(let version): return "\(bundleId) Info.plist on \(version)"
+            }
+        }
+    }
+
+    /// `locaudit.com_example_runner.00008101-00085E0284779021`, `locaudit.com_example_legacy.iOS_12`.
+    static func className(_ key: CaseKey) -> String {
+        func part(_ s: String) -> String { s.replacingOccurrences(of: ".", with: "_") }
+        switch key.place {
+        case .device(let device): return "locaudit.\(part(key.bundleId)).\(part(device))"
+        case .configuration(let version): return "locaudit.\(part(key.bundleId)).\(part(version).replacingOccurrences(of: " ", with: "_"))"
+        }
+    }
+
+    static func testCase(_ key: CaseKey, _ checks: [RuleCheckRecord], findings: [String: Finding], report: AuditReport) -> String {
+        var out = "    <testcase classname=\"\(attribute(className(key)))\" name=\"\(attribute(key.rule))\""
+        var seen = Set<String>()
+        let shown = checks.flatMap(\.findings).filter { seen.insert($0).inserted }.compactMap { findings[$0] }.sorted(by: Finding.reportOrder)
+        let reasons = Dictionary(grouping: checks.compactMap(\.notEvaluable), by: { $0 }).mapValues(\.count)
+            .sorted { $0.key < $1.key }.map { "\($0.key) [\(Coverage.code(ofReason: $0.key))]" + ($0.value > 1 ? " (\($0.value) checks)" : "") }
+        if !shown.isEmpty {
+            let first = shown[0]
+            let message = shown.count == 1 ? first.message : "\(shown.count) findings; first: \(first.message)"
+            out += ">\n      <failure type=\"\(shown.map(\.severity).max()!.rawValue)\" message=\"\(attribute(message))\">"
+            var body = shown.map { f in
+                let place = f.sessionStart.map { "session pid \(f.pid.map(String.init) ?? "-") from \($0)" } ?? "configuration"
+                let os = f.osVersion.map { ", iOS \($0)" } ?? ""
+                let app = f.appVersionText.map { ", app \($0)" } ?? ""
+                return "\(f.time) \(f.severity.rawValue) \(f.message)\n\(place)\(os)\(app), on \(report.deviceText(f))\nevidence:\n"
+                    + f.evidence.map { "  " + $0.text }.joined(separator: "\n")
+            }.joined(separator: "\n\n")
+            if let rule = RuleRegistry.description(of: key.rule) {
+                body += "\n\nowner: \(rule.owner.label)\nwhat to do: \(rule.whatToDo)"
+            }
+            out += text(body) + "</failure>\n    </testcase>\n"
+        } else if !checks.isEmpty, checks.allSatisfy({ $0.notEvaluable != nil }) {
+            out += ">\n      <skipped message=\"\(attribute("not evaluable: " + reasons.joined(separator: "; ")))\"/>\n    </testcase>\n"
+        } else if !reasons.isEmpty {
+            let unevaluated = checks.filter { $0.notEvaluable != nil }.count
+            out += ">\n      <system-out>\(text("passed in \(checks.count - unevaluated) of \(checks.count) checks; not evaluable: " + reasons.joined(separator: "; ")))</system-out>\n    </testcase>\n"
+        } else {
+            out += "/>\n"
+        }
+        return out
+    }
+
+    /// The app and place of a check's subject: `DEVICE BUNDLE pid PID from START` (a session;
+    /// the device is the longest known id it starts with, else all before the bundle id's
+    /// space), `BUNDLE on iOS MAJOR` or `BUNDLE on an unknown iOS version` (a configuration).
+    static func parse(_ subject: String, devices: Set<String>) -> (bundleId: String, place: Place) {
+        for marker in [" on iOS ", " on an unknown iOS version"] {
+            if let r = subject.range(of: marker, options: .backwards), !subject.contains(" pid "),
+               marker == " on iOS " ? !subject[r.upperBound...].isEmpty && subject[r.upperBound...].allSatisfy(\.isNumber) : r.upperBound == subject.endIndex {
+                return (String(subject[..<r.lowerBound]), .configuration(String(subject[r.lowerBound...].dropFirst(4))))
+            }
+        }
+        let head = subject.range(of: " pid ", options: .backwards).map { String(subject[..<$0.lowerBound]) } ?? subject
+        if let device = devices.filter({ head.hasPrefix($0 + " ") }).max(by: { $0.count < $1.count }) {
+            return (String(head.dropFirst(device.count + 1)), .device(device))
+        }
+        guard let space = head.lastIndex(of: " ") else { return (head, .device("")) }
+        return (String(head[head.index(after: space)...]), .device(String(head[..<space])))
     }
 
     /// A finding's subject as its check names it: the session, or the app on its iOS version.

@@ -56,6 +56,7 @@ public struct ReportRequest: Sendable, Equatable {
     /// A report in a format: the HTML page draws its timelines, evidence lines and devices
     /// from `inputs`, the fleet summaries the run's history (and the HTML one the devices' names).
     static func render(_ format: OutputFormat, _ report: AuditReport, options: ReportOptions, inputs: ReportInputs) throws -> String {
+        let report = inputs.names.apply(to: report)
         switch format {
         case .html: return try format.render(report, options: options, html: inputs.html)
         case .fleet: return try format.render(report, options: options, fleet: inputs.fleet)

@@ -18,6 +18,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// For log shippers.
     case jsonl
+    /// For GitHub code scanning and other SARIF 2.1.0 viewers.
+    case sarif
     /// For people reading a page: summaries and a timeline per session with findings.
     case html
     /// The fleet at a glance: app x iOS version, device x rule, trend over the runs.
@@ -53,12 +55,39 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .junit: return JUnitReporter.generateReport(report, options: options)
         case .csv: return CSVReporter.generateReport(report, options: options)
         case .jsonl: return try JSONLinesReporter.generateReport(report, options: options)
+        case .sarif: return try SARIFReporter.generateReport(report, options: options)
         case .html:
             return HTMLReporter.generateReport(report, timelines: html.timelines, evidence: html.evidence, devices: html.devices, options: options)
         case .fleet: return FleetSummaryReporter.generateReport(fleet ?? FleetSummary(report: report))
         case .fleetHTML: return FleetSummaryReporter.generateHTML(fleet ?? FleetSummary(report: report), devices: html.devices)
         }
     }
+}
+
+/// Findings in groups for the text and Markdown reports: by device then app, or by app then
+/// device; groups and subgroups sorted by id, findings most severe first.
+struct ReportGroups: Sequence {
+    struct Group {
+        var key: ReportGrouping
+        /// The device id or bundle id.
+        var outer: String
+        var findings: [Finding]
+        /// The apps of a device, or the devices of an app: (id, findings).
+        var inner: [(id: String, findings: [Finding])]
+    }
+
+    var groups: [Group]
+
+    init(_ findings: [Finding], by key: ReportGrouping) {
+        let outer: (Finding) -> String = key == .device ? { $0.device } : { $0.bundleId }
+        let inner: (Finding) -> String = key == .device ? { $0.bundleId } : { $0.device }
+        groups = Dictionary(grouping: findings, by: outer).sorted { $0.key < $1.key }.map { id, findings in
+            Group(key: key, outer: id, findings: findings,
+                  inner: Dictionary(grouping: findings, by: inner).sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted(by: Finding.reportOrder)) })
+        }
+    }
+
+    func makeIterator() -> IndexingIterator<[Group]> { groups.makeIterator() }
 }
 
 /// What every reporter shares: verdict wording and counts.
@@ -116,6 +145,12 @@ enum ReportText {
     /// A reported finding's change since the previous run, as the text, CSV and JSON Lines reports tag it.
     static func change(_ finding: Finding, in report: AuditReport) -> String {
         report.new.contains(finding.fingerprint) ? "new" : "persisting"
+    }
+
+    /// The descriptions of the rules these findings break, in registry order.
+    static func rules(of findings: [Finding]) -> [RuleDescription] {
+        let seen = Set(findings.map(\.rule))
+        return RuleRegistry.descriptions.filter { seen.contains($0.identifier) }
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

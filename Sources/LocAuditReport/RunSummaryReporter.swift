@@ -63,7 +63,7 @@ extension ReportRequest {
             if request.path != nil { opts.color = false }
             if request.format == .text {
                 var text = RunSummaryReporter.generateReport(run)
-                if let audit = run.audit { text += "\n" + (try request.format.render(audit, options: opts)) }
+                if let audit = run.audit { text += "\n" + (try request.format.render(inputs.names.apply(to: audit), options: opts)) }
                 reports.append((request, text))
             } else if let audit = run.audit {
                 reports.append((request, try render(request.format, audit, options: opts, inputs: inputs)))

@@ -1,27 +1,48 @@
 import LocAuditModel
 import LocAuditRules
 
-/// The report for a terminal: findings grouped by device and app, most severe first,
-/// then what changed, coverage, and one verdict line. Colours only when asked (on a terminal).
+/// The report for a terminal: findings grouped by device and app (`--group-by app`: by app
+/// and device), most severe first, then what to do about each rule seen, what changed,
+/// coverage, and one verdict line. Colours only when asked (on a terminal).
 public enum TextReporter {
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let paint = Paint(enabled: options.color)
         var out = "locaudit audit: \(report.runId == 0 ? "not recorded (--no-record)" : "run \(report.runId)") at \(report.startedAt) on \(ReportText.oneLine(report.database)), "
             + "\(report.events) events, \(report.coverage.sessions) sessions\n"
-        let byDevice = Dictionary(grouping: report.findings, by: \.device)
-        for device in byDevice.keys.sorted() {
-            let findings = byDevice[device]!
-            let versions = Set(findings.compactMap(\.osVersion)).sorted()
-            out += "\n" + paint.bold("Device \(ReportText.oneLine(device))") + (versions.isEmpty ? "" : " (iOS \(versions.joined(separator: ", ")))") + "\n"
-            let byApp = Dictionary(grouping: findings, by: \.bundleId)
-            for app in byApp.keys.sorted() {
-                out += "  \(paint.bold(ReportText.oneLine(app)))\n"
-                for f in byApp[app]!.sorted(by: Finding.reportOrder) {
-                    out += finding(f, tag: ReportText.change(f, in: report), paint: paint)
+        for group in ReportGroups(report.findings, by: options.groupBy ?? .device) {
+            if group.key == .device {
+                // `Device qa-iphone12 (00008101-…, iOS 14.8)`, `Device 00008101-… (iOS 14.8)`.
+                let versions = Set(group.findings.compactMap(\.osVersion)).sorted()
+                var title = group.outer, details: [String] = []
+                if let name = report.devices[group.outer]?.name ?? group.findings.lazy.compactMap(\.deviceName).first,
+                   !name.isEmpty, name != group.outer {
+                    title = name
+                    details.append(group.outer)
                 }
+                if !versions.isEmpty { details.append("iOS " + versions.joined(separator: ", ")) }
+                out += "\n" + paint.bold("Device \(ReportText.oneLine(title))")
+                    + (details.isEmpty ? "" : " (\(ReportText.oneLine(details.joined(separator: ", "))))") + "\n"
+            } else {
+                out += "\n" + paint.bold("App \(ReportText.oneLine(group.outer))") + "\n"
+            }
+            for inner in group.inner {
+                out += "  \(paint.bold(ReportText.oneLine(group.key == .device ? inner.id : report.deviceText(inner.id))))\n"
+                for f in inner.findings { out += finding(f, tag: ReportText.change(f, in: report), paint: paint) }
             }
         }
+        out += whatToDo(report.findings)
         return out + closing(report, paint: paint)
+    }
+
+    /// Each rule with findings: who owns them and what to do, once.
+    static func whatToDo(_ findings: [Finding]) -> String {
+        let rules = ReportText.rules(of: findings)
+        guard !rules.isEmpty else { return "" }
+        var out = "\nWhat to do:\n"
+        for rule in rules {
+            out += "  \(rule.identifier) (owner: \(rule.owner.label)): \(rule.whatToDo)\n"
+        }
+        return out
     }
 
     /// One finding: severity, rule, tag and place; its time and message; its evidence.
@@ -33,6 +54,7 @@ public enum TextReporter {
     static func finding(_ f: Finding, tag: String, paint: Paint) -> String {
         var place = f.sessionStart.map { "session pid \(f.pid.map(String.init) ?? "-") from \($0)" } ?? "configuration"
         if let os = f.osVersion { place += ", iOS \(os)" }
+        if let app = f.appVersionText { place += ", app \(ReportText.oneLine(app))" }
         var out = "    \(paint.severity(f.severity)) \(f.rule) [\(tag)] \(place)\n"
         out += "      \(f.time): \(ReportText.oneLine(f.message))\n"
         out += "      evidence: \(f.evidence.prefix(6).map { ReportText.oneLine($0.text) }.joined(separator: ", "))"
@@ -51,7 +73,7 @@ public enum TextReporter {
         if !report.resolved.isEmpty {
             out += "\nResolved since the previous run:\n"
             for f in report.resolved {
-                out += "  \(f.rule): \(ReportText.oneLine(f.bundleId)) on \(ReportText.oneLine(f.device)), \(f.time): \(ReportText.oneLine(f.message))\n"
+                out += "  \(f.rule): \(ReportText.oneLine(f.bundleId)) on \(ReportText.oneLine(report.deviceText(f))), \(f.time): \(ReportText.oneLine(f.message))\n"
             }
         }
         out += "\nSince the previous run: \(report.new.count) new, \(report.persisting.count) persisting, \(report.resolved.count) resolved."

@@ -21,6 +21,8 @@ struct AllowOncePersistingRule: StepRule {
             inside one process, not only at relaunch. A delivery or a When In Use callback after
             that, with no new prompt answer or grant, kept it.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS kept a temporary When In Use grant (Allow Once, a location-button tap) after the app stopped being in use: the evidence lines show the grant, the app leaving use, and the delivery or When In Use status after it with no new prompt answer.",
         triggeringExamples: [
             RuleExample(os: "13.7", plist: .complete, allowedOnce
                 .process(2).launch()

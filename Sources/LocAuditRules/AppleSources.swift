@@ -22,6 +22,11 @@ enum Apple {
     static let alwaysAndWhenInUseUsageKey = "https://developer.apple.com/documentation/bundleresources/information-property-list/nslocationalwaysandwheninuseusagedescription"
     static let temporaryUsageDictionary = "https://developer.apple.com/documentation/bundleresources/information-property-list/nslocationtemporaryusagedescriptiondictionary"
     static let defaultAccuracyReduced = "https://developer.apple.com/documentation/bundleresources/information-property-list/nslocationdefaultaccuracyreduced"
+    static let uiBackgroundModes = "https://developer.apple.com/documentation/bundleresources/information-property-list/uibackgroundmodes"
+    static let backgroundExecutionModes = "https://developer.apple.com/documentation/xcode/configuring-background-execution-modes"
+    static let whenInUseUsageKey = "https://developer.apple.com/documentation/bundleresources/information-property-list/nslocationwheninuseusagedescription"
+    static let feedbackAssistant = "https://feedbackassistant.apple.com"
+    static let bugReportingProfiles = "https://developer.apple.com/bug-reporting/profiles-and-logs/"
     static let wwdc23StreamlinedUpdates = "WWDC23 \"Discover streamlined location updates\" https://developer.apple.com/videos/play/wwdc2023/10180/"
     static let wwdc24LocationAuthorization = "WWDC24 \"What's new in location authorization\" https://developer.apple.com/videos/play/wwdc2024/10212/"
 }

@@ -23,6 +23,8 @@ struct BackgroundDeliveryWithoutCapabilityRule: StepRule {
             factors"); deliveries another rule already takes (a lapsed Allow Once, no
             authorization) are that rule's.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS delivered a location to a When In Use app that was not in use: not in the foreground or its grace, kept in use neither by updates started in use with the location background mode and allowsBackgroundLocationUpdates YES nor by a background activity session.",
         triggeringExamples: [
             // Updates started in the foreground with the flag NO: in the background past the grace, not in use.
             RuleExample(os: "17.5.1", plist: .complete, ExampleLog().launch()

@@ -10,11 +10,14 @@ struct BackgroundFlagWithoutCapabilityRule: ConfigurationRule {
         firstVersion: 9,
         description: "Background flag YES without the location background mode (a crash on iOS 9+).",
         seed: "002 table (allowsBackgroundLocationUpdates开 + Capabilities 关: iOS抛出Crash)",
+        sources: [Apple.allowsBackgroundLocationUpdates, Apple.uiBackgroundModes, Apple.backgroundExecutionModes],
         rationale: """
             Setting allowsBackgroundLocationUpdates to YES in an app without Background Modes >
             Location updates raises NSInternalInconsistencyException (`!stayUp ||
             CLClientIsBackgroundable`). Read from the Info.plist, or from the crash itself.
             """,
+        owner: .infoPlist,
+        remedy: "Add the value location to UIBackgroundModes (Xcode: Signing & Capabilities > Background Modes > Location updates), or stop setting allowsBackgroundLocationUpdates to YES in a build without it: from iOS 9 that raises an exception.",
         triggeringExamples: [
             RuleExample(os: "10.3.3", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], backgroundModes: ["audio"]), ExampleLog().foreground()
                 .at(1).property("allowsBackgroundLocationUpdates")),

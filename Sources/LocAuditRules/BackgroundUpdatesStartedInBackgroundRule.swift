@@ -21,6 +21,8 @@ struct BackgroundUpdatesStartedInBackgroundRule: StepRule {
             updates stop at suspension, no indicator shows, and the app's background location
             silently fails. A programming error the app can fix; medium.
             """,
+        owner: .appCode,
+        remedy: "Start the updates (allowsBackgroundLocationUpdates YES) or create the CLBackgroundActivitySession while the app is in use, in the foreground; for locations from the background, ask for Always or use a service that relaunches the app (significant-change, visits, regions, CLMonitor).",
         triggeringExamples: [
             // Relaunched in the background, the app starts updates with the flag YES under When In Use.
             RuleExample(os: "17.5.1", plist: .complete, ExampleLog().bootstrap(intent: "background").background()

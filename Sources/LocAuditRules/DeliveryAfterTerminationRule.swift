@@ -17,6 +17,8 @@ struct DeliveryAfterTerminationRule: StepRule {
             services bring it back, as a new process (a new session). A delivery logged by the
             terminated process is this finding only, whatever the app state or blue bar.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS delivered locations to a terminated process by a service that does not relaunch the app: the evidence lines show the termination and the delivery in the same process.",
         triggeringExamples: [
             RuleExample(os: "17.5.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")

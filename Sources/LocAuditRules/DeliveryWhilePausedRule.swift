@@ -18,6 +18,8 @@ struct DeliveryWhilePausedRule: StepRule {
             nothing is delivered until updates resume (locationManagerDidResumeLocationUpdates:,
             or the app starts updates again).
             """,
+        owner: .iOS,
+        remedy: "Report that iOS delivered locations after it paused updates automatically (locationManagerDidPauseLocationUpdates) and before they resumed.",
         triggeringExamples: [
             RuleExample(os: "18.1", ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse")

@@ -14,11 +14,13 @@ struct DeliveryWithoutAuthorizationRule: StepRule {
         seed: "001 §1, §3; 002 table (无/用户拒绝: 无任何定位)",
         sources: [Apple.requestingAuthorization, Apple.choosingAuthorization],
         rationale: """
-            Whatever the app requested, the user's choice in Settings wins (001 §3), and a denied
-            or undecided app gets no location at all (002's table). Deliveries after a relaunch
+            Whatever the app requested, the user's choice in Settings wins, and a denied, restricted
+            or undecided app gets no location at all (Apple, requesting authorization). Deliveries after a relaunch
             under a lapsed Allow Once grant are allow-once-persisting instead; deliveries to a
             terminated process are delivery-after-termination.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS delivered a location (or began an access interval) to an app whose status was notDetermined, denied or restricted: the evidence lines show the status and the delivery.",
         triggeringExamples: [
             RuleExample(os: "7.1.2", ExampleLog().launch()
                 .at(1).call("startUpdatingLocation")

@@ -16,8 +16,10 @@ struct DeprecatedUsageKeyRule: ConfigurationRule {
             NSLocationAlwaysAndWhenInUseUsageDescription; an app that still has only the old key
             cannot get Always there. Version 2, one cause, one finding: an app that requests Always
             with only the old key is missing-usage-description, not this too; an app built with
-            an SDK before 11 keeps the old key (002 item 2). Needs the Info.plist.
+            an SDK before 11 keeps the old key (DTPlatformVersion). Needs the Info.plist.
             """,
+        owner: .infoPlist,
+        remedy: "Add NSLocationAlwaysAndWhenInUseUsageDescription and NSLocationWhenInUseUsageDescription to the Info.plist, each saying why in the user's words; NSLocationAlwaysUsageDescription serves only iOS 10 and earlier.",
         triggeringExamples: [
             RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], sdk: "12.4"), ExampleLog().foreground()
                 .at(1).call("requestWhenInUseAuthorization")),

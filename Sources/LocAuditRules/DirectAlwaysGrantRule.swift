@@ -16,6 +16,8 @@ struct DirectAlwaysGrantRule: SessionRule {
             Allow; While Using gives provisional Always (status Always, Settings WhenInUse), and
             permanent Always needs a second, upgrade prompt.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS 13 or later granted permanent Always from the app's first prompt, which offers only Allow Once, While Using and Don't Allow (Always needs a second, upgrade prompt).",
         triggeringExamples: [
             RuleExample(os: "13.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("NotDetermined", legacy: true).call("requestAlwaysAuthorization").prompt("Always", options: "AllowOnce,WhenInUse,Deny")

@@ -16,6 +16,8 @@ struct GrantWithoutUsageDescriptionRule: SessionRule {
             change. The missing key itself is missing-usage-description (configuration); this rule
             flags the system going ahead anyway. Needs the Info.plist.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS prompted or granted although the Info.plist lacks the usage key the request needs; add the key to the Info.plist as well (missing-usage-description names it).",
         triggeringExamples: [
             RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], sdk: "12.4"), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization").prompt("Always", options: "WhenInUse,Always,Deny")

@@ -10,10 +10,13 @@ struct InvalidDefaultAccuracyReducedRule: ConfigurationRule {
         firstVersion: 14,
         description: "NSLocationDefaultAccuracyReduced present but not a Boolean.",
         seed: "003 §5 (需要注意该字段类型为Boolean, 如果为其他类型则不起效)",
+        sources: [Apple.defaultAccuracyReduced, Apple.accuracyAuthorization],
         rationale: """
             NSLocationDefaultAccuracyReduced (iOS 14+) must be a Boolean; a string such as "YES"
             is ignored and the app asks for precise location after all. Needs the Info.plist.
             """,
+        owner: .infoPlist,
+        remedy: "Make NSLocationDefaultAccuracyReduced a Boolean (<true/> or <false/> in the Info.plist), or remove it: a string or a number is ignored.",
         triggeringExamples: [
             RuleExample(os: "17.5.1", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse], defaultAccuracyReducedXML: "<string>YES</string>"), ExampleLog().foreground()),
         ],

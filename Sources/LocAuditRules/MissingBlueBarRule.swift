@@ -20,6 +20,8 @@ struct MissingBlueBarRule: StepRule {
             background flag NO (not kept in use) is no missing bar: it is
             background-delivery-without-capability, if anything.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS showed no blue bar (the background location indicator) while it delivered locations in the background to an app kept in use by its updates or a background activity session: the evidence lines show the delivery and the indicator state.",
         triggeringExamples: [
             RuleExample(os: "12.5.7", plist: .complete, ExampleLog().bootstrap().blueBar(false).foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)

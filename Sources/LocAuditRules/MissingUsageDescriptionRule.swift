@@ -10,7 +10,7 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
         firstVersion: 8,
         description: "The app requests WhenInUse or Always (directly or, v2, by a service session's declared authorization) without the keys that request needs on that iOS version for the app's build SDK.",
         seed: "001 §1, §3.2; 002 items 2-4; 003 §1-3",
-        sources: [Apple.requestWhenInUseAuthorization, Apple.requestAlwaysAuthorization, Apple.alwaysAndWhenInUseUsageKey, Apple.alwaysUsageKey, Apple.serviceSession],
+        sources: [Apple.requestWhenInUseAuthorization, Apple.requestAlwaysAuthorization, Apple.whenInUseUsageKey, Apple.alwaysAndWhenInUseUsageKey, Apple.alwaysUsageKey, Apple.serviceSession],
         rationale: """
             requestWhenInUseAuthorization needs NSLocationWhenInUseUsageDescription (iOS 8+).
             requestAlwaysAuthorization needs NSLocationAlwaysUsageDescription on iOS 8-10, and both
@@ -20,6 +20,8 @@ struct MissingUsageDescriptionRule: ConfigurationRule {
             Without the keys the request does nothing. Read from the Info.plist; without it, only
             the system's own missing-key message can show it.
             """,
+        owner: .infoPlist,
+        remedy: "Add the usage keys the request needs to the Info.plist: NSLocationWhenInUseUsageDescription for When In Use, and for Always NSLocationAlwaysAndWhenInUseUsageDescription too from iOS 11 (NSLocationAlwaysUsageDescription on iOS 10 and earlier). Without them the request does nothing.",
         triggeringExamples: [
             RuleExample(os: "12.5.7", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse, UsageKey.always], sdk: "12.4"), ExampleLog().foreground()
                 .at(1).call("requestAlwaysAuthorization")),

@@ -18,6 +18,8 @@ struct PreciseDeliveryUnderReducedAccuracyRule: StepRule {
             carry no accuracy, and a session that never says its accuracy authorization cannot
             be judged: both are counted as not evaluable.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS delivered a location more precise than reduced accuracy allows while no temporary full-accuracy grant was active. If the floor does not suit the device, set --reduced-accuracy-floor instead.",
         triggeringExamples: [
             RuleExample(os: "17.5.1", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)

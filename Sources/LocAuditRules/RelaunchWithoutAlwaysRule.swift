@@ -17,6 +17,8 @@ struct RelaunchWithoutAlwaysRule: StepRule {
             The status at the relaunch is the one iOS persisted (an Allow Once grant has lapsed).
             Provisional Always reads Always and is accepted.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS relaunched the app for a location event without Always, or for a service that never relaunches an app.",
         triggeringExamples: [
             RuleExample(os: "12.5.7", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", legacy: true)

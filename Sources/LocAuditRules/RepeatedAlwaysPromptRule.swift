@@ -21,6 +21,8 @@ struct RepeatedAlwaysPromptRule: SessionRule {
             an app's prompt; a service session (iOS 18+) that declares Always may ask again after
             a temporary grant lapsed.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS showed an Always prompt the app was not owed (a second upgrade prompt, or one during an Allow Once grant). The app may also stop calling requestAlwaysAuthorization once the user answered it.",
         triggeringExamples: [
             RuleExample(os: "8.4", plist: .complete, ExampleLog().foreground()
                 .at(1).prompt("WhenInUse", options: "WhenInUse,Deny")

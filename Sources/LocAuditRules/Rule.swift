@@ -10,6 +10,29 @@ public enum RuleScope: String, Sendable {
     case configuration
 }
 
+/// Who fixes what a rule flags: the finding is filed with them.
+public enum RuleOwner: String, Sendable, CaseIterable {
+    /// The app's code: a call, a flag, when a service is started.
+    case appCode = "app-code"
+    /// The app's Info.plist: a key missing, deprecated or of the wrong type.
+    case infoPlist = "info-plist"
+    /// iOS itself: the system did what Apple's documentation says it does not; a Feedback
+    /// Assistant report with the evidence lines attached.
+    case iOS = "ios"
+    /// The test setup: the logs or the device facts contradict each other.
+    case testSetup = "test-setup"
+
+    /// `the app's code`, `iOS itself (Apple)`: how reports name the owner.
+    public var label: String {
+        switch self {
+        case .appCode: return "the app's code"
+        case .infoPlist: return "the app's Info.plist"
+        case .iOS: return "iOS itself (Apple)"
+        case .testSetup: return "the test setup"
+        }
+    }
+}
+
 /// A rule's identity and documentation: feeds `locaudit rules`, the README and the tests.
 public struct RuleDescription: Sendable {
     /// Stable identifier (rules-model.md).
@@ -29,6 +52,11 @@ public struct RuleDescription: Sendable {
     public var sources: [String] = []
     /// Why, for `rules explain`.
     public var rationale: String
+    /// Who fixes what the rule flags.
+    public var owner: RuleOwner
+    /// What to do about a finding, in the owner's terms (for iOS: what to report; `whatToDo`
+    /// adds how to file it).
+    public var remedy: String
     public var triggeringExamples: [RuleExample]
     public var nonTriggeringExamples: [RuleExample]
     /// Logs where a fact the rule reads is unknown: not evaluable, never a pass. Each names its `unknown` fact.
@@ -39,6 +67,27 @@ public struct RuleDescription: Sendable {
 
     /// `iOS 13+` or `all`.
     public var versionRange: String { firstVersion.map { "iOS \($0)+" } ?? "all" }
+
+    /// What to do about a finding, as every report says it: the remedy, and for a rule iOS
+    /// owns how to file it with Apple.
+    public var whatToDo: String { owner == .iOS ? remedy + " " + Self.feedbackAdvice : remedy }
+
+    /// The page people open first: the first Apple source's address.
+    public var helpURL: String? { sources.lazy.compactMap(AppleSource.url).first }
+
+    /// How to report what iOS got wrong.
+    public static let feedbackAdvice = "File a Feedback Assistant report (\(Apple.feedbackAssistant); choose iOS, then Location Services) "
+        + "and attach the evidence lines the report lists for the finding (the log files, cut to those lines if need be), "
+        + "the device's model and iOS version, and, when you can reproduce it, a sysdiagnose taken with Apple's "
+        + "Location Services logging profile (\(Apple.bugReportingProfiles))."
+}
+
+/// An Apple source as rules cite it: a URL, or a WWDC session's title then its URL.
+public enum AppleSource {
+    /// The address in a source (`WWDC23 "…" https://…` gives the https part).
+    public static func url(_ source: String) -> String? {
+        source.split(separator: " ").last.map(String.init).flatMap { $0.hasPrefix("https://") ? $0 : nil }
+    }
 }
 
 /// A short log in a real container (idevicesyslog), with the device's iOS version and,

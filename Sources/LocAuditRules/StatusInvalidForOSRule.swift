@@ -16,6 +16,8 @@ struct StatusInvalidForOSRule: SessionRule {
             authorization and temporary full accuracy in iOS 14. Seeing one on an older device
             means the logs, the device facts or the system are wrong. Needs the iOS version.
             """,
+        owner: .testSetup,
+        remedy: "Check the device facts: the iOS version the store holds for the device (--os, the .ideviceinfo.txt sidecar, the inventory) must be the device's own, and the logs must come from that device. Only when both are right is it iOS's: report it to Apple with the evidence lines.",
         triggeringExamples: [
             RuleExample(os: "12.5.7", ExampleLog().foreground()
                 .at(1).prompt("WhenInUse", options: "AllowOnce,WhenInUse,Deny")

@@ -20,6 +20,8 @@ struct TemporaryPrecisePersistingRule: StepRule {
             with no new grant, kept it. Such deliveries are not also
             precise-delivery-under-reduced-accuracy.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS kept a temporary full-accuracy grant after it lapsed (the app stopped being in use, or a later session) with no new grant.",
         triggeringExamples: [
             RuleExample(os: "14.8", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)

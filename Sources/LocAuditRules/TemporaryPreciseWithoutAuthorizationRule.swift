@@ -16,6 +16,8 @@ struct TemporaryPreciseWithoutAuthorizationRule: SessionRule {
             to full accuracy, and only for a purpose key of NSLocationTemporaryUsageDescriptionDictionary.
             The purpose-key half needs the Info.plist.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS granted temporary full accuracy to an app not authorized for location, or for a purpose key its NSLocationTemporaryUsageDescriptionDictionary does not have; when the key is missing, add it to the Info.plist as well.",
         triggeringExamples: [
             RuleExample(os: "14.8", plist: ExamplePlist(usageKeys: [UsageKey.whenInUse]), ExampleLog().foreground()
                 .at(1).told("AuthorizedWhenInUse", precision: 1)

@@ -16,6 +16,8 @@ struct UnexpectedBlueBarRule: SessionRule {
             showsBackgroundLocationIndicator is YES (default NO). Provisional Always counts as
             WhenInUse, where the bar is due.
             """,
+        owner: .iOS,
+        remedy: "Report that iOS showed the blue bar for a background delivery under permanent Always where none is due (iOS 8-10, or iOS 11+ with showsBackgroundLocationIndicator NO and no background activity session held).",
         triggeringExamples: [
             RuleExample(os: "10.3.3", plist: .complete, ExampleLog().foreground()
                 .at(1).told("AuthorizedAlways", legacy: true)

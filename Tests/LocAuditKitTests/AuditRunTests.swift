@@ -97,7 +97,9 @@ import Testing
         let findings = try #require(doc["findings"] as? [[String: Any]])
         #expect(findings.count == 2)
         for f in findings {
-            #expect(Set(f.keys) == ["rule", "severity", "device", "bundleId", "pid", "sessionStart", "time", "message", "evidence"])
+            // Version 1's keys, and those issue 25 added (README "Changes"): none dropped, none renamed.
+            #expect(Set(f.keys) == ["rule", "severity", "device", "bundleId", "pid", "sessionStart", "time", "message", "evidence",
+                                    "fingerprint", "deviceName", "appVersion", "appBuild"])
             let evidence = try #require(f["evidence"] as? [[String: Any]])
             #expect(!evidence.isEmpty)
             for e in evidence { #expect(Set(e.keys) == ["file", "line"]) }

@@ -44,9 +44,13 @@ import Testing
             RuleCheckRecord(subject: "D3 com.example.weather pid 4 from 2026-11-20T09:00:00.000000Z", rule: "precise-delivery-under-reduced-accuracy",
                             notEvaluable: "unknown iOS version", findings: []),
         ]
-        return AuditReport(runId: 3, startedAt: "2026-11-21T06:00:00.000000Z", database: "fleet.sqlite", events: 641,
-                           findings: [session, config], new: ["f-session"], persisting: ["f-config"], resolved: [resolved],
-                           hiddenByBaseline: 1, coverage: coverage, checks: checks, failOn: .high)
+        let report = AuditReport(runId: 3, startedAt: "2026-11-21T06:00:00.000000Z", database: "fleet.sqlite", events: 641,
+                                 findings: [session, config], new: ["f-session"], persisting: ["f-config"], resolved: [resolved],
+                                 hiddenByBaseline: 1, coverage: coverage, checks: checks, failOn: .high)
+        // The store names one device and knows the Runner's Info.plist; D2 and D3 it does not name.
+        let names = ReportNames(devices: ["00008101-00085E0284779021": DeviceLabel(id: "00008101-00085E0284779021", name: "qa-iphone12-14", model: "iPhone13,2")],
+                                apps: ["f-session": ReportNames.AppBuild(version: "3.2.0", build: "3200.14")])
+        return names.apply(to: report)
     }
 
     // The HTML page has its own expected-output test, drawn from a real audit (HTMLReportTests).
@@ -79,6 +83,15 @@ import Testing
             #expect(lines.count == 2)
             let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
             #expect(first["message"] as? String == ReporterTests.hostile)
+        case .sarif:
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+            let results = try #require((doc["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+            let text = try #require((results.first?["message"] as? [String: Any])?["text"] as? String)
+            #expect(text.hasPrefix(ReporterTests.hostile))
+            let location = try #require((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+            let uri = try #require((location["artifactLocation"] as? [String: Any])?["uri"] as? String)
+            #expect(!uri.contains("\n") && !uri.contains("\""), "a URI is percent-encoded: \(uri)")
+            #expect(uri.removingPercentEncoding == "logs/a,b\n\"c\".log")
         case .csv:
             let rows = ReporterTests.parseCSV(out)
             #expect(rows.count == 3)

@@ -60,7 +60,23 @@ import Testing
 
         let tests = try FakeSystem(installed: Self.headers, commands: ["gzip"]).setup(["--test"])
         #expect(tests.status == 0, "\(tests.stderr)")
-        #expect(tests.aptGet == ["update -qq", "install -y -qq postgresql python3 chromium openssl"])
+        #expect(tests.aptGet == ["update -qq", "install -y -qq postgresql python3 chromium openssl python3-jsonschema"])
+    }
+
+    @Test("python3 without the jsonschema module (the SARIF schema test): python3-jsonschema is installed for the tests only")
+    func installsJSONSchema() throws {
+        let system = try FakeSystem(installed: Self.headers + ["postgresql"], commands: ["gzip", "chromium", "openssl"])
+        // A python3 that has no module at all: every import fails.
+        let python = try system.workspace.write("bin/python3", "#!/bin/sh\n[ \"$1\" = -c ] && exit 1\nexit 0\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: python)
+        let build = try system.setup()
+        #expect(build.status == 0 && build.aptGet.isEmpty, "a build needs no jsonschema: \(build)")
+        let tests = try system.setup(["--test"])
+        #expect(tests.status == 0, "\(tests.stderr)")
+        #expect(tests.aptGet == ["update -qq", "install -y -qq python3-jsonschema"])
+        let elsewhere = try FakeSystem(installed: [], commands: ["gzip", "chromium", "openssl"], dpkg: false, aptGet: false)
+        let noApt = try elsewhere.setup(["--test"])
+        #expect(noApt.status == 1 && noApt.stderr.contains("missing: python3 python3-jsonschema.") && noApt.stderr.contains("pip3 install jsonschema"), "\(noApt)")
     }
 
     @Test("not root: exit 1 with the exact apt-get line to run, nothing installed")
@@ -68,8 +84,8 @@ import Testing
         let result = try FakeSystem(installed: ["zlib1g-dev"], commands: [], root: false).setup(["--test"])
         #expect(result.status == 1)
         #expect(result.aptGet.isEmpty)
-        #expect(result.stderr.contains("setup: missing: libsqlite3-dev libisal-dev postgresql gzip python3 chromium openssl."))
-        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev libisal-dev postgresql gzip python3 chromium openssl\n"))
+        #expect(result.stderr.contains("setup: missing: libsqlite3-dev libisal-dev postgresql gzip python3 chromium openssl python3-jsonschema."))
+        #expect(result.stderr.contains("  sudo apt-get update && sudo apt-get install -y libsqlite3-dev libisal-dev postgresql gzip python3 chromium openssl python3-jsonschema\n"))
     }
 
     @Test("no apt-get: exit 1 naming what to install with the system's own package manager")
@@ -83,7 +99,7 @@ import Testing
     func noDpkg() throws {
         #expect(try FakeSystem(installed: [], commands: ["gzip"], dpkg: false, aptGet: false).setup().status == 0)
         let tests = try FakeSystem(installed: [], commands: ["gzip"], dpkg: false, aptGet: false).setup(["--test"])
-        #expect(tests.status == 1 && tests.stderr.contains("missing: python3 chromium openssl."))
+        #expect(tests.status == 1 && tests.stderr.contains("missing: python3 chromium openssl python3-jsonschema."))
     }
 
     @Test("apt-get failing: exit 1 saying so, never a success")

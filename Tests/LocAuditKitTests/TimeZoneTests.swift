@@ -45,8 +45,8 @@ import Testing
                 let parser = XMLParser(data: Data(out.utf8))
                 parser.delegate = collector
                 #expect(parser.parse())
-                #expect(collector.properties.contains { $0.suite.hasPrefix("device-utc ") && $0.name == "timeZone" && $0.value == note })
-                #expect(!collector.properties.contains { $0.suite.hasPrefix("device-zoned ") })
+                #expect(collector.properties.contains { $0.suite.hasSuffix(" on device-utc") && $0.name == "timeZone" && $0.value == note })
+                #expect(!collector.properties.contains { $0.suite.hasSuffix(" on device-zoned") && $0.name == "timeZone" })
             default:
                 #expect(out.contains("device-utc"), "\(format)")
                 #expect(out.contains(format == .html ? HTMLFormat.escape(note) : format == .markdown ? MarkdownReporter.escape(note) : note), "\(format)")

@@ -21,9 +21,17 @@ public struct Finding: Encodable, Sendable, Equatable {
     /// Set when a suppression of the project's `.locaudit.yml` covers it: reported as
     /// suppressed, with its reason, and it does not fail the run.
     public var suppressed: SuppressionNote?
+    /// The device's name (`DeviceName` of its ideviceinfo), when the store knows it; filled
+    /// before reports are rendered (`ReportNames`), not stored with the finding.
+    public var deviceName: String?
+    /// The app's `CFBundleShortVersionString` and `CFBundleVersion` in the Info.plist in force
+    /// (a session's when it started; a configuration finding's plist); filled as `deviceName` is.
+    public var appVersion: String?
+    public var appBuild: String?
 
     enum CodingKeys: String, CodingKey {
-        case rule, severity, device, bundleId, pid, sessionStart, time, message, evidence, suppressed
+        case rule, severity, device, bundleId, pid, sessionStart, time, message, evidence
+        case fingerprint, deviceName, appVersion, appBuild, suppressed
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -37,7 +45,11 @@ public struct Finding: Encodable, Sendable, Equatable {
         try c.encode(time, forKey: .time)
         try c.encode(message, forKey: .message)
         try c.encode(evidence, forKey: .evidence)
-        try c.encodeIfPresent(suppressed, forKey: .suppressed)
+        try c.encode(fingerprint, forKey: .fingerprint)
+        try c.encode(deviceName, forKey: .deviceName)
+        try c.encode(appVersion, forKey: .appVersion)
+        try c.encode(appBuild, forKey: .appBuild)
+        try c.encode(suppressed, forKey: .suppressed)
     }
 
     package init(rule: String, severity: Severity, device: String, bundleId: String, pid: Int64? = nil, sessionStart: String? = nil, time: String, message: String, evidence: [EvidenceLine], fingerprint: String, timeUS: Int64, osVersion: String? = nil) {
@@ -127,6 +139,19 @@ public struct Coverage: Codable, Sendable, Equatable {
     }
 
     public var notEvaluableCount: Int { notEvaluable.values.flatMap(\.values).reduce(0, +) }
+
+    /// The stable code of a not-evaluable reason (`no-app-lines`): the missing fact's `code`,
+    /// or one of the audit's own reasons; `other` for a sentence no version of locaudit knows.
+    public static func code(ofReason reason: String) -> String {
+        if let fact = Fact.allCases.first(where: { $0.unknown == reason }) { return fact.code }
+        return auditReasons[reason] ?? "other"
+    }
+
+    /// The reasons the audit gives itself (not a fact a rule reads), by sentence.
+    public static let auditReasons = [
+        "only App Privacy Report intervals": "only-privacy-report",
+        "no Info.plist, only App Privacy Report intervals": "no-info-plist-only-privacy-report",
+    ]
 
     /// Fills `evaluatedShare` and `missing` from the counts.
     package mutating func summarise() {

@@ -78,6 +78,38 @@ public enum Fact: String, CaseIterable, Sendable {
         }
     }
 
+    /// The stable code of `unknown`, for tools (the JSON report's `coverage.notEvaluableReasons`):
+    /// the sentence may be reworded, the code stays.
+    public var code: String {
+        switch self {
+        case .iosVersion: return "unknown-ios-version"
+        case .infoPlist: return "no-info-plist"
+        case .appLines: return "no-app-lines"
+        case .appState: return "unknown-app-state"
+        case .status: return "unknown-status"
+        case .allowOnce: return "unknown-allow-once"
+        case .provisionalAlways: return "unknown-provisional-always"
+        case .promptHistory: return "unknown-prompt-history"
+        case .promptLines: return "no-prompt-lines"
+        case .grantLines: return "no-grant-lines"
+        case .accuracyChangeLines: return "no-accuracy-change-lines"
+        case .statusChangeLines: return "no-status-change-lines"
+        case .accuracyGrantLines: return "no-accuracy-grant-lines"
+        case .relaunchLines: return "no-relaunch-lines"
+        case .accuracy: return "unknown-accuracy"
+        case .locationAccuracy: return "private-location-accuracy"
+        case .services: return "unknown-services"
+        case .backgroundFlag: return "unknown-background-flag"
+        case .indicatorFlag: return "unknown-indicator-flag"
+        case .indicatorLines: return "no-indicator-lines"
+        case .blueBar: return "unknown-blue-bar"
+        case .paused: return "unknown-pause"
+        case .inUse: return "unknown-in-use"
+        case .buildSDK: return "unknown-build-sdk"
+        case .purposeKey: return "unknown-purpose-key"
+        }
+    }
+
     /// Why it is unknown: the coverage's "not evaluable" reason.
     public var unknown: String {
         switch self {

@@ -22,6 +22,9 @@ public struct AuditReport: Sendable {
     /// A stored run whose `checks` a prune dropped, and when: only its counts and findings are left.
     public var checksPrunedAt: String?
     public var failOn: Severity
+    /// The store's devices by id (`ReportNames.apply`): their names for the checks' subjects,
+    /// which no finding names; empty when not read.
+    public var devices: [String: DeviceLabel] = [:]
     /// The replayed sessions the findings name, handed to the reporters so that the HTML
     /// timelines are drawn from the audit's own replay; nil for a run read back from the store.
     package var sessions: [ReplayedSession]? = nil
@@ -69,6 +72,33 @@ public struct AuditReport: Sendable {
         self.checksPrunedAt = checksPrunedAt
         self.failOn = failOn
         self.sessions = sessions
+    }
+}
+
+extension AuditReport {
+    /// A device as reports name it: `qa-iphone12 (00008101-…)` when the store knows its
+    /// name, else its id.
+    public func deviceText(_ id: String) -> String {
+        guard let name = devices[id]?.name, !name.isEmpty, name != id else { return id }
+        return "\(name) (\(id))"
+    }
+
+    /// The same for a finding, which may carry its device's name itself.
+    public func deviceText(_ f: Finding) -> String {
+        guard let name = f.deviceName ?? devices[f.device]?.name, !name.isEmpty, name != f.device else { return f.device }
+        return "\(name) (\(f.device))"
+    }
+}
+
+extension Finding {
+    /// `5.0.1 (501)`, `5.0.1`, `(501)`; nil when no Info.plist said it.
+    public var appVersionText: String? {
+        switch (appVersion, appBuild) {
+        case let (version?, build?) where version != build: return "\(version) (\(build))"
+        case let (version?, _): return version
+        case let (nil, build?): return "(\(build))"
+        case (nil, nil): return nil
+        }
     }
 }
 

@@ -11,8 +11,19 @@ public struct ReportOptions: Sendable {
     public var color = false
     /// locaudit's version, stamped into reports that carry run metadata.
     public var version = LocAuditVersion.current
+    /// How the text and Markdown reports group findings (`--group-by`); nil: each format's
+    /// default (text by device, Markdown by app).
+    public var groupBy: ReportGrouping?
 
     public init() {}
+}
+
+/// How findings are grouped in the text and Markdown reports.
+public enum ReportGrouping: String, CaseIterable, Sendable {
+    /// An app, then its devices: one ticket per app.
+    case app
+    /// A device, then its apps: what one test device showed.
+    case device
 }
 
 /// The version printed by `locaudit --version` and stamped into reports.

@@ -73,3 +73,41 @@ extension Store {
         try connect(readOnly: true).read { try DeviceLabel.load($0, ids: ids) }
     }
 }
+
+extension Store {
+    /// What reports call the devices and apps of `report`: every device the store knows by
+    /// name and model, and for each finding the version and build of its app's Info.plist in
+    /// force (a session finding's when its session started, as the audit judged it; a
+    /// configuration finding's the plist it cites, else the one in force when it shows).
+    /// Reads only.
+    public func reportNames(for report: AuditReport) throws -> ReportNames {
+        try reportNames(for: report.findings + report.resolved)
+    }
+
+    /// The same for some findings (`locaudit watch` names each as it prints it).
+    public func reportNames(for findings: [Finding]) throws -> ReportNames {
+        try connect(readOnly: true).read { db in
+            var devices: [String: DeviceLabel] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, product_type FROM devices") {
+                let id: String = row["id"]
+                devices[id] = DeviceLabel(id: id, name: row["name"], model: row["product_type"])
+            }
+            let versions = try AppVersions.load(db)
+            var apps: [String: ReportNames.AppBuild] = [:]
+            for f in findings {
+                guard let app = versions[f.bundleId], let plist = Self.plist(of: f, in: app) else { continue }
+                apps[f.fingerprint] = ReportNames.AppBuild(version: plist.facts.version, build: plist.facts.build)
+            }
+            return ReportNames(devices: devices, apps: apps)
+        }
+    }
+
+    /// The Info.plist a finding was judged with.
+    static func plist(of f: Finding, in app: AppVersions) -> AppVersion? {
+        if let start = f.sessionStart {
+            return app.inForce(at: AuditOptions.parseTime(start) ?? f.timeUS)
+        }
+        let cited = Set(f.evidence.filter { $0.line == nil }.map(\.file))
+        return app.versions.last { cited.contains($0.path) } ?? app.inForce(at: f.timeUS)
+    }
+}
