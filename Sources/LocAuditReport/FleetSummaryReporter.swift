@@ -83,21 +83,25 @@ public enum FleetSummaryReporter {
         let all = [header] + rows
         let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
         let room = textWidth - 2
-        // The columns after the first, in groups that fit beside the label.
+        // The columns after the first, in groups that fit beside the label: as few groups as
+        // fit, of even sizes where they fit too (no total left alone in a table of its own).
+        let columns = Array(header.indices.dropFirst())
+        let label0 = min(widths[0], minimumLabel)
+        func fits(_ group: ArraySlice<Int>) -> Bool { label0 + group.reduce(0) { $0 + 2 + widths[$1] } <= room }
         var groups: [[Int]] = [[]]
-        var used = min(widths[0], minimumLabel)
-        for i in header.indices.dropFirst() {
-            if !groups[groups.count - 1].isEmpty, used + 2 + widths[i] > room {
-                groups.append([])
-                used = min(widths[0], minimumLabel)
-            }
+        for i in columns {
+            if !groups[groups.count - 1].isEmpty, !fits(ArraySlice(groups[groups.count - 1] + [i])) { groups.append([]) }
             groups[groups.count - 1].append(i)
-            used += 2 + widths[i]
         }
+        let size = (columns.count + groups.count - 1) / max(1, groups.count)
+        let even = stride(from: 0, to: columns.count, by: max(1, size)).map { Array(columns[$0..<min($0 + size, columns.count)]) }
+        if even.count == groups.count, even.allSatisfy({ fits(ArraySlice($0)) }) { groups = even }
         var out: [String] = []
         for (g, columns) in groups.enumerated() {
             if g > 0 { out.append("") }
-            let label = max(1, min(widths[0], room - columns.reduce(0) { $0 + 2 + widths[$1] }))
+            // As wide as the longest label that fits beside the columns; a longer one takes a line of its own.
+            let available = max(1, room - columns.reduce(0) { $0 + 2 + widths[$1] })
+            let label = all.map(\.[0].count).filter { $0 <= available }.max() ?? min(widths[0], available)
             for row in all {
                 let cells = columns.enumerated().map { n, i in n == columns.count - 1 ? row[i] : row[i].padding(toLength: widths[i], withPad: " ", startingAt: 0) }
                 if row[0].count > label {
@@ -127,8 +131,10 @@ public enum FleetSummaryReporter {
                 let lead = "    " + m.worst(r, rule)!.rawValue.padding(toLength: severityWidth, withPad: " ", startingAt: 0) + "  "
                 var lines: [String]
                 if rule.count > ruleWidth {
-                    lines = hardWrap(ReportText.oneLine(rule), width: textWidth - lead.count).enumerated().map { ($0.offset == 0 ? lead : String(repeating: " ", count: lead.count)) + $0.element }
-                    lines += wrapList(apps, width: textWidth - appsAt).map { String(repeating: " ", count: appsAt) + $0 }
+                    // The rule on a line of its own, its apps on the next ones, under it.
+                    let under = String(repeating: " ", count: lead.count)
+                    lines = hardWrap(ReportText.oneLine(rule), width: textWidth - lead.count).enumerated().map { ($0.offset == 0 ? lead : under) + $0.element }
+                    lines += wrapList(apps, width: textWidth - lead.count).map { under + $0 }
                 } else {
                     let wrapped = wrapList(apps, width: textWidth - appsAt)
                     lines = [lead + ReportText.oneLine(rule).padding(toLength: ruleWidth, withPad: " ", startingAt: 0) + "  " + (wrapped.first ?? "")]
