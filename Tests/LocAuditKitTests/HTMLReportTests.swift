@@ -379,6 +379,7 @@ struct RenderedAudit {
         }
         #expect(timelines.map(\.sessionStart) == fresh.timelines.map(\.sessionStart))
         #expect(timelines.map(\.lanes) == fresh.timelines.map(\.lanes))
+        #expect(timelines.map(\.prompts) == fresh.timelines.map(\.prompts) && !timelines.flatMap(\.prompts).isEmpty)
         // Stored findings keep the event ids the page links by.
         #expect(evidence.count == fresh.evidence.count)
         #expect(timelines.flatMap(\.findings).map(\.evidence) == fresh.timelines.flatMap(\.findings).map(\.evidence))
