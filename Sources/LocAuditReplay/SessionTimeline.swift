@@ -19,6 +19,10 @@ public struct SessionTimeline: Sendable, Equatable {
     /// App state, authorization, accuracy, blue bar and services, in that order.
     public var lanes: [Lane]
     public var deliveries: [Delivery]
+    /// The authorization prompts iOS showed the app in the session and what the user
+    /// answered, in time order: empty for a session with no prompt or answer line (the
+    /// report then draws no prompts lane).
+    public var prompts: [Prompt] = []
     /// The session's findings, in report order.
     public var findings: [FindingMark]
 
@@ -163,6 +167,36 @@ public struct SessionTimeline: Sendable, Equatable {
         }
 }
 
+    /// A prompt locationd showed the app (`prompt` line), and the user's answer to it
+    /// (`prompt-response` line): either may be missing from the session's lines.
+    public struct Prompt: Sendable, Equatable {
+        /// The prompt line; nil for an answer whose prompt no line of the session shows.
+        public var shown: Shown?
+        /// The answer line; nil while the prompt was not answered in the session's lines.
+        public var answer: Answer?
+
+        public struct Shown: Sendable, Equatable {
+            public var event: Int64
+            public var timeUS: Int64
+            /// As the line says (`WhenInUse`, `Always`, `AlwaysUpgrade`, ...; an open set).
+            public var kind: String?
+            /// The choices offered, as the line says them (`AllowOnce`, `WhenInUse`, `Deny`).
+            public var options: [String]
+        }
+
+        public struct Answer: Sendable, Equatable {
+            public var event: Int64
+            public var timeUS: Int64
+            /// The choice; nil for an answer outside the vocabulary.
+            public var choice: PromptChoice?
+        }
+
+        /// When the prompt shows on the timeline: its line, else its answer's.
+        public var startUS: Int64 { shown?.timeUS ?? answer?.timeUS ?? 0 }
+        /// When it was answered, else when it was shown.
+        public var endUS: Int64 { answer?.timeUS ?? shown?.timeUS ?? 0 }
+    }
+
     /// A finding on the timeline, with the times of the events that show it.
     public struct FindingMark: Sendable, Equatable {
         public var fingerprint: String
@@ -275,12 +309,37 @@ extension SessionTimeline {
                      horizontalAccuracy: step.event.locationPrivate ? nil : step.event.horizontalAccuracy,
                      background: step.state.inBackground, coordinate: nil)
         }
+        prompts = Self.prompts(in: session.events)
         var times: [Int64: Int64] = [:]
         for event in session.events { times[event.id] = event.timeUS }
         self.findings = findings.map { f in
             FindingMark(fingerprint: f.fingerprint, rule: f.rule, severity: f.severity, timeUS: f.timeUS,
                         evidence: f.evidence.compactMap { e in e.event.flatMap { id in times[id].map { EvidenceMark(event: id, timeUS: $0) } } })
         }
+    }
+
+    /// Each prompt line with the answer that follows it (before the next prompt); an answer
+    /// after an answered prompt, or before any prompt line, stands alone.
+    static func prompts(in events: [AppEvent]) -> [Prompt] {
+        var prompts: [Prompt] = []
+        for event in events {
+            switch event.kind {
+            case .prompt:
+                let options = (event.promptOptions ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                prompts.append(Prompt(shown: .init(event: event.id, timeUS: event.timeUS, kind: event.promptKind?.rawValue,
+                                                   options: options.filter { !$0.isEmpty })))
+            case .promptResponse:
+                let answer = Prompt.Answer(event: event.id, timeUS: event.timeUS, choice: event.choice)
+                if let last = prompts.indices.last, prompts[last].shown != nil, prompts[last].answer == nil {
+                    prompts[last].answer = answer
+                } else {
+                    prompts.append(Prompt(shown: nil, answer: answer))
+                }
+            default:
+                continue
+            }
+        }
+        return prompts
     }
 
     package static func round(_ value: Double, _ decimals: Int) -> Double {

@@ -13,6 +13,8 @@ struct TimelineDrawing {
     var deviceName: String
     var deviceHTML: String
     var model: String?
+    /// The events the page's evidence section quotes: a prompt whose line is there links to it.
+    var quoted: Set<Int64> = []
 
     static let width = 1000.0
     static let plotLeft = 118.0
@@ -33,7 +35,13 @@ struct TimelineDrawing {
     }
 
     func laneTop(_ i: Int) -> Double { Self.axisHeight + Double(i) * (Self.laneHeight + Self.laneGap) }
-    var deliveriesTop: Double { laneTop(timeline.lanes.count) }
+    /// The prompts lane, below the state lanes: as many rows as its labels need not to overlap.
+    var promptsTop: Double { laneTop(timeline.lanes.count) }
+    var promptsHeight: Double {
+        let rows = promptLayout.map(\.row).max().map { $0 + 1 } ?? 0
+        return rows == 0 ? 0 : Double(rows) * Self.laneHeight + Self.laneGap
+    }
+    var deliveriesTop: Double { promptsTop + promptsHeight }
     var findingsTop: Double { deliveriesTop + Self.laneHeight + Self.laneGap + 4 }
     var height: Double { findingsTop + Double(timeline.findings.count) * Self.findingRow + 4 }
 
@@ -59,7 +67,13 @@ struct TimelineDrawing {
             \(HTMLFormat.plural(timeline.deliveries.count, "delivery", "deliveries")), \(background) in background</p>
 
             """
-        html += svg()
+        // In a box that scrolls sideways where the window is too narrow to read the drawing.
+        html += "<div class=\"timeline-box\">\n" + svg() + "</div>\n"
+        if !timeline.prompts.isEmpty {
+            html += "<ul class=\"prompts\">\n"
+            for prompt in timeline.prompts { html += "<li>\(HTMLFormat.escape(Self.sentence(prompt)))</li>\n" }
+            html += "</ul>\n"
+        }
         html += "<ul>\n"
         for f in timeline.findings {
             let n = number[f.fingerprint].map(String.init) ?? "?"
@@ -83,6 +97,7 @@ struct TimelineDrawing {
             """
         s += axis(bottom: h - 4)
         for (i, lane) in timeline.lanes.enumerated() { s += draw(lane, top: laneTop(i)) }
+        s += promptsLane()
         s += deliveries()
         s += findings()
         return s + "</svg>\n"
@@ -176,6 +191,120 @@ struct TimelineDrawing {
         case .locationArrow: prefix = "arrow"
         }
         return prefix + "-" + state.rawValue
+    }
+
+    // MARK: Prompts
+
+    /// How the page names a prompt's kind: `Always`, `upgrade to Always`; another as written.
+    static func promptName(_ kind: String?) -> String {
+        switch kind.map(PromptKind.init(rawValue:)) {
+        case .whenInUse?: return "When In Use"
+        case .always?: return "Always"
+        case .alwaysUpgrade?: return "upgrade to Always"
+        case .temporaryFullAccuracy?: return "temporary precise location"
+        case .legacyAlways?: return "Always (legacy)"
+        case .alwaysReminder?: return "Always reminder"
+        case let other?: return other.rawValue
+        case nil: return "authorization"
+        }
+    }
+
+    /// How the page names an answer: the button's words.
+    static func choiceName(_ choice: String) -> String {
+        switch PromptChoice(rawValue: choice) {
+        case .allowOnce?: return "Allow Once"
+        case .whenInUse?: return "While Using"
+        case .always?: return "Always"
+        case .keepWhenInUse?: return "Keep Only While Using"
+        case .keepAlways?: return "Keep Always"
+        case .allow?: return "Allow"
+        case .deny?: return "Don't Allow"
+        case nil: return choice
+        }
+    }
+
+    /// `Always prompt → While Using`: the short label drawn in the lane.
+    static func label(_ p: SessionTimeline.Prompt) -> String {
+        let answer = p.answer.map { $0.choice.map { choiceName($0.rawValue) } ?? "an answer outside the vocabulary" }
+        guard let shown = p.shown else { return "answered \(answer ?? "?") (no prompt line)" }
+        return "\(promptName(shown.kind)) prompt" + (answer.map { " → \($0)" } ?? ", no answer")
+    }
+
+    /// The whole story of a prompt, for its tooltip and the list under the drawing.
+    static func sentence(_ p: SessionTimeline.Prompt) -> String {
+        var text: String
+        if let shown = p.shown {
+            text = "\(promptName(shown.kind)) prompt shown at \(HTMLFormat.clock(shown.timeUS))"
+            if !shown.options.isEmpty { text += " (offering \(shown.options.map(choiceName).joined(separator: ", ")))" }
+        } else {
+            text = "a prompt no line of the session shows"
+        }
+        if let answer = p.answer {
+            let choice = answer.choice.map { choiceName($0.rawValue) } ?? "an answer outside the vocabulary"
+            text += ", answered \(choice) at \(HTMLFormat.clock(answer.timeUS))"
+        } else {
+            text += "; no answer in the session's lines"
+        }
+        return text
+    }
+
+    /// The CSS class of an answer: a grant, a refusal, or unknown.
+    static func answerClass(_ answer: SessionTimeline.Prompt.Answer) -> String {
+        switch answer.choice {
+        case .deny?: return "answer deny"
+        case nil: return "answer unknown"
+        default: return "answer grant"
+        }
+    }
+
+    /// Where each prompt's label goes: its row in the lane, its x and anchor. A label goes
+    /// right of its prompt, or left where it would run past the plot, on the first row where
+    /// it clears the labels before it.
+    var promptLayout: [(row: Int, x: Double, anchor: String)] {
+        var rowEnds: [Double] = []
+        var layout: [(row: Int, x: Double, anchor: String)] = []
+        for p in timeline.prompts {
+            let width = Double(Self.label(p).count) * 6.2
+            let left = x(p.startUS), right = max(x(p.endUS), left + 3)
+            var (from, to, anchor, at) = (right + 6, right + 6 + width, "start", right + 6)
+            if to > Self.width - 4 { (from, to, anchor, at) = (left - 6 - width, left - 6, "end", left - 6) }
+            let start = min(from, left - 6)
+            let row = rowEnds.firstIndex { $0 < start } ?? rowEnds.count
+            if row == rowEnds.count { rowEnds.append(0) }
+            rowEnds[row] = max(to, right) + 8
+            layout.append((row, at, anchor))
+        }
+        return layout
+    }
+
+    /// The prompts lane: each prompt from its line to its answer, a mark where it showed and
+    /// one where it was answered (green a grant, red a refusal), its label readable beside it.
+    /// Drawn only for a session with a prompt or answer line.
+    func promptsLane() -> String {
+        guard !timeline.prompts.isEmpty else { return "" }
+        let top = promptsTop
+        var s = "<g class=\"prompts\">\n<text class=\"lane-name\" x=\"4\" y=\"\(fmt(top + 14))\">prompts</text>\n"
+        let rows = Int((promptsHeight - Self.laneGap) / Self.laneHeight)
+        s += "<rect class=\"lane-bg\" x=\"\(fmt(Self.plotLeft))\" y=\"\(fmt(top))\" width=\"\(fmt(Self.plotRight - Self.plotLeft))\" "
+            + "height=\"\(fmt(Double(rows) * Self.laneHeight))\" rx=\"3\"/>\n"
+        for (p, place) in zip(timeline.prompts, promptLayout) {
+            let mid = top + Double(place.row) * Self.laneHeight + Self.laneHeight / 2
+            let left = x(p.startUS), right = max(x(p.endUS), left + 3)
+            let link = [p.answer?.event, p.shown?.event].compactMap { $0 }.first { quoted.contains($0) }
+            s += link.map { "<a href=\"#ev-\($0)\">" } ?? ""
+            s += "<g class=\"prompt\(p.answer == nil ? " unanswered" : "")\"><title>\(HTMLFormat.escape(Self.sentence(p)))</title>\n"
+            s += "<rect x=\"\(fmt(left))\" y=\"\(fmt(mid - 6))\" width=\"\(fmt(right - left))\" height=\"12\" rx=\"2\"/>\n"
+            if p.shown != nil {
+                s += "<path class=\"shown\" d=\"M\(fmt(left)) \(fmt(mid - 7)) L\(fmt(left + 6)) \(fmt(mid)) L\(fmt(left)) \(fmt(mid + 7)) L\(fmt(left - 6)) \(fmt(mid)) Z\"/>\n"
+            }
+            if let answer = p.answer {
+                s += "<circle class=\"\(Self.answerClass(answer))\" cx=\"\(fmt(x(answer.timeUS)))\" cy=\"\(fmt(mid))\" r=\"5\"/>\n"
+            }
+            s += "<text class=\"prompt-label\" x=\"\(fmt(place.x))\" y=\"\(fmt(mid + 4))\"\(place.anchor == "end" ? " text-anchor=\"end\"" : "")>"
+                + "\(HTMLFormat.escape(Self.label(p)))</text>\n"
+            s += "</g>\n" + (link == nil ? "" : "</a>\n")
+        }
+        return s + "</g>\n"
     }
 
     func deliveries() -> String {

@@ -92,17 +92,18 @@ private struct Page {
             <meta name="generator" content="locaudit \(HTMLFormat.escape(options.version))">
             <title>\(HTMLFormat.escape("Location permission audit: \(verdictLine)"))</title>
             <style>\(HTMLStyle.css)</style>
-            </head>
+            \(filters.css)</head>
             <body>
             <main>
 
             """
+        // The findings first: what the page is opened for. The summary and coverage follow.
         html += header()
         html += verdictSection()
         html += contents()
+        html += findingsSection()
         html += summarySection()
         html += coverageSection()
-        html += findingsSection()
         html += timelinesSection()
         html += evidenceSection()
         html += resolvedSection()
@@ -182,8 +183,9 @@ private struct Page {
 
     /// Links to the sections below.
     func contents() -> String {
-        var links = ["<a href=\"#summary-title\">Summary</a>", "<a href=\"#coverage-title\">Coverage</a>"]
+        var links: [String] = []
         if !report.findings.isEmpty { links.append("<a href=\"#findings-title\">Findings (\(report.findings.count))</a>") }
+        links += ["<a href=\"#summary-title\">Summary</a>", "<a href=\"#coverage-title\">Coverage</a>"]
         if !timelines.isEmpty { links.append("<a href=\"#timelines-title\">Session timelines (\(timelines.count))</a>") }
         if !citedBy.isEmpty { links.append("<a href=\"#evidence-title\">Evidence lines</a>") }
         if !report.resolved.isEmpty { links.append("<a href=\"#resolved-title\">Resolved (\(report.resolved.count))</a>") }
@@ -321,14 +323,20 @@ private struct Page {
 
     // MARK: Findings
 
+    /// The filters of the findings: the severities, apps and rules of the page.
+    var filters: FindingFilters { FindingFilters(report.findings) }
+
     func findingsSection() -> String {
         guard !report.findings.isEmpty else { return "" }
-        var html = "<section aria-labelledby=\"findings-title\">\n<h2 id=\"findings-title\">Findings</h2>\n"
+        let filters = self.filters
+        var html = "<section class=\"findings\" aria-labelledby=\"findings-title\">\n<h2 id=\"findings-title\">Findings</h2>\n"
+        html += filters.controls()
+        html += "<div class=\"finding-list\">\n"
         for (i, f) in report.findings.enumerated() {
             let n = i + 1
             let tag = report.new.contains(f.fingerprint) ? "new" : report.persisting.contains(f.fingerprint) ? "persisting" : nil
             html += """
-                <article class="finding sev-\(f.severity.rawValue)" id="finding-\(n)">
+                <article class="finding sev-\(f.severity.rawValue) \(filters.classes(f))" id="finding-\(n)">
                 <h3><span class="number">#\(n)</span> \(badge(f.severity)) <code>\(HTMLFormat.escape(f.rule))</code>\
                 \(tag.map { " <span class=\"tag\">\($0)</span>" } ?? "")</h3>
                 <p class="where"><code>\(HTMLFormat.escape(f.bundleId))</code> on \(device(f.device))\
@@ -337,6 +345,11 @@ private struct Page {
                 <p class="message">\(HTMLFormat.escape(CoordinateMask.apply(f.message, options: options)))</p>
                 <p class="when">First seen \(HTMLFormat.escape(HTMLFormat.readable(f.time)))\
                 \(timelineOf[f.fingerprint].map { " · <a href=\"#session-\($0)\">see the session timeline</a>" } ?? "")</p>
+
+                """
+            // RULE GUIDANCE: the rule's owner and what to do about it go here, from its
+            // RuleDescription (`<p class="guidance">...</p>`), once RuleDescription carries them.
+            html += """
                 <p class="evidence-title">Evidence (\(f.evidence.count)):</p>
                 <ul class="evidence-links">
 
@@ -349,7 +362,9 @@ private struct Page {
             }
             html += "</article>\n"
         }
-        return html + "</section>\n"
+        // After the findings (a counter counts those shown), drawn above them.
+        html += "<p class=\"shown-count\" data-total=\"\(report.findings.count)\" aria-live=\"polite\"></p>\n"
+        return html + "</div>\n</section>\n"
     }
 
     /// The lines a finding cites (its first `evidenceShown`), in time order, each with its
@@ -382,6 +397,7 @@ private struct Page {
 
     func timelinesSection() -> String {
         guard !timelines.isEmpty else { return "" }
+        let quoted = Set(citedBy.keys)
         var html = """
             <section aria-labelledby="timelines-title">
             <h2 id="timelines-title">Session timelines</h2>
@@ -399,13 +415,24 @@ private struct Page {
             a status the replay models: no line of this session says it (carried over, or reset at a relaunch)</li>
             <li><svg width="14" height="14" aria-hidden="true"><path class="contradiction" d="M2 2 L12 2 L7 10 Z"/></svg> a line says another status</li>
             <li><svg width="22" height="14" aria-hidden="true"><defs><pattern id="unknown-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-ground" width="6" height="6"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="6"/></pattern></defs><g class="interval unknown"><rect width="22" height="14"/></g></svg> unknown: no line says it</li>
+
+            """
+        if timelines.contains(where: { !$0.prompts.isEmpty }) {
+            html += """
+                <li><svg width="34" height="14" aria-hidden="true"><g class="prompt"><rect x="6" y="2" width="22" height="10" rx="2"/>\
+                <path class="shown" d="M6 0 L12 7 L6 14 L0 7 Z"/><circle class="answer grant" cx="28" cy="7" r="5"/></g></svg> \
+                a prompt, from its line to the answer (green a grant, red a refusal)</li>
+
+                """
+        }
+        html += """
             </ul>
 
             """
         for (i, timeline) in timelines.enumerated() {
             html += TimelineDrawing(timeline: timeline, index: i + 1, number: number, options: options,
                                     deviceName: deviceName(timeline.deviceId), deviceHTML: device(timeline.deviceId),
-                                    model: devices[timeline.deviceId]?.model).section()
+                                    model: devices[timeline.deviceId]?.model, quoted: quoted).section()
         }
         return html + "</section>\n"
     }

@@ -67,7 +67,22 @@ enum HTMLStyle {
         .evidence-links { margin: 2px 0 0; padding: 0; list-style: none; font-size: 13px; overflow-wrap: anywhere;
           display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 24px; }
         .evidence-links .time { color: var(--muted); font-variant-numeric: tabular-nums; margin-right: 4px; }
-        @media (max-width: 700px) { .evidence-links { grid-template-columns: minmax(0, 1fr); } }
+        @media (max-width: 820px) { .evidence-links { grid-template-columns: minmax(0, 1fr); } }
+        /* The findings' filters: radio buttons drawn as choices; the page's own rules hide what does not match. */
+        .filters { display: flex; flex-direction: column; gap: 6px; margin: 0 0 14px; }
+        .filter { border: 0; margin: 0; padding: 0; min-width: 0; }
+        .filter legend { float: left; width: 5.5em; font-size: 13px; color: var(--muted); padding: 2px 0 0; }
+        .filter .choices { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; overflow: hidden; padding: 1px 4px 1px 1px; }
+        .filter input { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; }
+        .filter label { font-size: 13px; padding: 1px 10px; border: 1px solid var(--line); border-radius: 999px; background: var(--card);
+          cursor: pointer; overflow-wrap: anywhere; }
+        .filter label code { font-size: 12px; }
+        .filter input:checked + label { background: var(--ink); border-color: var(--ink); color: #fff; }
+        .filter input:focus-visible + label { outline: 3px solid #74c0fc; outline-offset: 1px; }
+        .finding-list { display: flex; flex-direction: column; counter-reset: shown; }
+        .finding-list .finding { counter-increment: shown; }
+        .shown-count { order: -1; margin: 0 0 8px; font-size: 13px; color: var(--muted); }
+        .shown-count::before { content: "Showing " counter(shown) " of " attr(data-total) " findings"; }
         .session { background: var(--card); border-radius: 8px; padding: 12px 16px; margin: 0 0 16px; box-shadow: 0 1px 2px rgba(0,0,0,.06); }
         .session p { margin: 2px 0 8px; color: var(--muted); font-size: 14px; }
         .session ul { margin: 6px 0 0; padding-left: 18px; font-size: 14px; }
@@ -109,6 +124,13 @@ enum HTMLStyle {
         svg .sev-medium { fill: var(--medium); stroke: var(--medium); } svg .sev-low { fill: var(--low); stroke: var(--low); }
         svg .sev-info { fill: var(--info); stroke: var(--info); }
         svg text.finding-label { stroke: #fff; stroke-width: 4px; stroke-linejoin: round; paint-order: stroke; }
+        svg .prompt rect { fill: #fff3bf; stroke: #f08c00; stroke-width: 1; }
+        svg .prompt .shown { fill: #f08c00; stroke: #fff; stroke-width: 1; }
+        svg .answer { stroke: #fff; stroke-width: 1.5; } svg .answer.grant { fill: #2b8a3e; } svg .answer.deny { fill: #c92a2a; }
+        svg .answer.unknown { fill: #868e96; }
+        svg text.prompt-label { font-size: 12px; font-weight: 600; stroke: #fff; stroke-width: 4px; stroke-linejoin: round; paint-order: stroke; }
+        svg a:hover .prompt-label { text-decoration: underline; }
+        .session ul.prompts { list-style: none; padding-left: 0; color: var(--muted); }
         .legend li { font-size: 13px; color: var(--muted); display: flex; align-items: center; gap: 6px; }
         .evidence { padding-left: 0; list-style: none; }
         .evidence li { background: var(--card); border-radius: 6px; padding: 6px 12px; margin: 0 0 8px; box-shadow: 0 1px 2px rgba(0,0,0,.05); }
@@ -131,9 +153,32 @@ enum HTMLStyle {
         .matrix tfoot td, .matrix tfoot th { position: sticky; bottom: 0; background: #eef1f6; font-weight: 600; }
         .matrix tfoot th { z-index: 2; }
         .matrix td.total { font-weight: 600; }
-        .matrix.rotated thead th:not(.corner) span { writing-mode: vertical-rl; transform: rotate(180deg); display: inline-block;
-          max-height: 230px; overflow: hidden; text-overflow: ellipsis; }
-        .matrix.rotated td { min-width: 32px; text-align: center; }
+        /* Column names wrap (at their hyphens) on a few lines: never rotated, never cut. */
+        .matrix thead th:not(.corner) { white-space: normal; text-align: left; }
+        .matrix thead th:not(.corner) span { display: block; min-width: 3.5em; max-width: 12em; overflow-wrap: anywhere; }
+        /* A cell: coloured by its most severe finding, a link to its findings. */
+        .matrix td.cell { padding: 0; }
+        .matrix td.cell a { display: block; padding: 4px 8px; color: var(--ink); text-decoration: none; }
+        .matrix td.cell a:hover, .matrix td.cell a:focus-visible { text-decoration: underline; outline: 2px solid var(--ink); outline-offset: -2px; }
+        .cell.sev-critical, .swatch.sev-critical { background: #ffa8a8; box-shadow: inset 4px 0 var(--critical); }
+        .cell.sev-high, .swatch.sev-high { background: #ffd8a8; box-shadow: inset 4px 0 var(--high); }
+        .cell.sev-medium, .swatch.sev-medium { background: #fff3bf; box-shadow: inset 4px 0 var(--medium); }
+        .cell.sev-low, .swatch.sev-low { background: #d0ebff; box-shadow: inset 4px 0 var(--low); }
+        .cell.sev-info, .swatch.sev-info { background: #e9ecef; box-shadow: inset 4px 0 var(--info); }
+        .swatch { display: inline-block; width: 18px; height: 12px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+        .cell-legend { margin: 0 0 10px; }
+        .matrix.named td.cell { text-align: left; white-space: normal; min-width: 9em; }
+        .matrix.named td.cell span { display: block; font-size: 12px; line-height: 1.35; }
+        .matrix.named td.cell .app { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;
+          max-width: 16em; overflow-wrap: anywhere; }
+        .matrix.named td.cell .more-apps, .matrix.named td.cell .n { color: var(--muted); }
+        .note-plain { color: var(--muted); font-size: 14px; margin: 0 0 8px; }
+        table.cell-findings { margin: 0 0 24px; }
+        table.cell-findings tbody th { background: var(--card); color: var(--ink); font-size: 14px; font-weight: 400; white-space: normal;
+          overflow-wrap: anywhere; }
+        table.cell-findings tbody { border-top: 2px solid var(--line); }
+        table.cell-findings tbody:target { outline: 3px solid #ffd43b; outline-offset: -3px; }
+        table.cell-findings td code { overflow-wrap: anywhere; }
         .trend-row { display: flex; flex-wrap: wrap; gap: 18px 24px; align-items: flex-start; }
         .trend-row figure { margin: 0; flex: 1 1 480px; max-width: 720px; }
         .trend-row table { flex: 1 1 380px; width: auto; }
@@ -143,6 +188,19 @@ enum HTMLStyle {
         svg.trend .baseline { stroke: #adb5bd; }
         svg.trend text { font-size: 12px; fill: var(--muted); } svg.trend text.count { fill: var(--ink); font-weight: 600; }
         figcaption { color: var(--muted); font-size: 13px; margin: 6px 0 0; }
+        /* A narrow window (a laptop's half screen, 760 px): one column, less padding. */
+        @media (max-width: 820px) {
+          main { padding: 16px 14px 40px; }
+          .summary { grid-template-columns: minmax(0, 1fr); }
+          .verdict { padding: 12px 14px; } .verdict-line { font-size: 22px; }
+          /* The choices of a filter on one row that scrolls sideways. */
+          .filter legend { width: 4.5em; }
+          .filter .choices { flex-wrap: nowrap; overflow-x: auto; }
+          .filter label { white-space: nowrap; }
+          /* A timeline keeps a readable size and scrolls sideways in its box. */
+          .timeline-box { overflow-x: auto; }
+          .timeline-box svg.timeline { min-width: 860px; }
+        }
 
         """
 }

@@ -124,4 +124,130 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: shot.path))
         try Chromium.keep([page, shot])
     }
+
+    // MARK: Cells
+
+    /// Names longer than any column: a bundle id of 150 characters, a device id of 120, a
+    /// user rule of 80, on 20 iOS versions, with run ids and counts of many digits.
+    static let longNames: FleetSummary = {
+        let app = "com.example." + String(repeating: "averyverylongname", count: 8) + ".x"
+        let device = "00008030-" + String(repeating: "0123456789ABCDEF", count: 7)
+        let rule = "a-custom-rule-whose-identifier-is-long-enough-to-overflow-any-terminal-column-x"
+        var open: [FleetSummary.Cell] = []
+        for (i, major) in (7...26).enumerated() {
+            open.append(.init(rule: i % 2 == 0 ? rule : "missing-blue-bar", severity: i % 3 == 0 ? .critical : .low,
+                              device: i % 4 == 0 ? device : "qa-\(i)", bundleId: i % 5 == 0 ? app : "com.example.app\(i % 3)", iosMajor: major))
+        }
+        let trend = (1...7).map { n in
+            FleetSummary.RunPoint(runId: Int64(123_456_780 + n), startedAt: "2026-11-\(14 + n)T02:30:00.000000Z", open: 1_234_567 + n,
+                                  new: 98_765 * n, resolved: 4_321 * n)
+        }
+        return FleetSummary(runId: trend.last!.runId, startedAt: trend.last!.startedAt, open: open, trend: trend)
+    }()
+
+    @Test("the plain-text fleet report fits 100 columns: on the samples, a large fleet, and names longer than a line (kept whole across lines)")
+    func textFits100Columns() throws {
+        for summary in [FleetSummaryReporterTests.summary, Self.large, Self.longNames] {
+            let text = FleetSummaryReporter.generateReport(summary)
+            let long = text.split(separator: "\n").filter { $0.count > 100 }
+            #expect(long.isEmpty, "lines wider than 100 columns: \(long.map { "\($0.count): \($0)" })")
+            // Nothing is lost: every app, device and rule reads whole, once the lines' indents are dropped.
+            let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+            for name in Set(summary.open.flatMap { [$0.bundleId, $0.device, $0.rule] }) {
+                #expect(joined.contains(name), "\(name) is not in the text")
+            }
+            // Each device's findings are counted under it.
+            for device in Set(summary.open.map(\.device)) where device.count < 90 {
+                #expect(text.contains("  \(device): \(summary.open.filter { $0.device == device }.count) open\n"))
+            }
+        }
+        // The 20 iOS versions do not fit one table: two, each with the app column.
+        let text = FleetSummaryReporter.generateReport(Self.longNames)
+        let byApp = try #require(text.components(separatedBy: "Open findings by app and iOS version:\n").last?.components(separatedBy: "\n\nOpen findings by device").first)
+        #expect(byApp.components(separatedBy: "\n  app ").count - 1 + (byApp.hasPrefix("  app ") ? 1 : 0) >= 2)
+        #expect(byApp.contains("iOS 7") && byApp.contains("iOS 26") && byApp.contains("total"))
+    }
+
+    @Test("a matrix cell is coloured by its most severe finding, a device x rule cell names its apps, and every cell links to its findings")
+    func cells() throws {
+        let html = FleetSummaryReporter.generateHTML(Self.large, devices: Self.devices)
+        #expect(!html.contains("matrix rotated") && !html.contains("writing-mode"))
+        let byDevice = FleetSummaryReporter.deviceByRule(Self.large), byApp = FleetSummaryReporter.appByIOS(Self.large)
+        let ids = Set(html.matches(of: #/ id="([^"]+)"/#).map { String($0.output.1) })
+        var cells = 0
+        for (prefix, m) in [("a", byApp), ("d", byDevice)] {
+            for r in m.rows {
+                for c in m.columns where m.count(r, c) > 0 {
+                    let worst = m.findings(r, c).map(\.severity).max()!
+                    let anchor = FleetSummaryReporter.anchor(prefix, m, r, c)
+                    #expect(ids.contains(anchor), "cell \(r) x \(c) links to nothing")
+                    let cell = try #require(html.firstMatch(of: try Regex("<td class=\"cell sev-([a-z]+)\"><a href=\"#\(anchor)\"[^>]*>(.*?)</a></td>")),
+                                            "no cell \(r) x \(c)")
+                    #expect(cell.output[1].substring.map(String.init) == worst.rawValue)
+                    if prefix == "d" {
+                        for app in Set(m.findings(r, c).map(\.bundleId)).sorted().prefix(2) {
+                            #expect(cell.output[2].substring?.contains("<span class=\"app\">\(app)</span>") == true, "\(r) x \(c) does not name \(app)")
+                        }
+                    }
+                    cells += 1
+                }
+            }
+        }
+        #expect(cells > 40)
+        // The findings of a cell, under its anchor: one row each.
+        let anchor = FleetSummaryReporter.anchor("d", byDevice, byDevice.rows[0], byDevice.columns.first { byDevice.count(byDevice.rows[0], $0) > 0 }!)
+        let group = try #require(html.firstMatch(of: try Regex("<tbody id=\"\(anchor)\">([\\s\\S]*?)</tbody>")))
+        #expect(group.output[1].substring!.components(separatedBy: "<tr>").count - 1 >= 1)
+        // Rule names in full in the column headers.
+        for rule in byDevice.columns { #expect(html.contains("<th scope=\"col\"><span>\(rule)</span></th>")) }
+    }
+
+    struct CellLayout: Decodable {
+        /// Per rule header: text, writing mode, whether all of it shows (scroll size within client size).
+        var headers: [[String]]
+        /// Background colour per severity class of a cell.
+        var colours: [String: String]
+        /// The element a click on the first device x rule cell targets, and its first row's text.
+        var target: [String]
+        var pageWidth: Double
+        var innerWidth: Double
+    }
+
+    static let cellScript = """
+        const headers = [...document.querySelectorAll('table.matrix.named thead th:not(.corner):not(.total) span')].map(s =>
+          [s.textContent, getComputedStyle(s).writingMode, String(s.scrollWidth <= s.clientWidth + 1 && s.scrollHeight <= s.clientHeight + 1)]);
+        const colours = {};
+        for (const sev of ['critical', 'high', 'medium', 'low', 'info']) {
+          const cell = document.querySelector(`td.cell.sev-${sev}`);
+          if (cell) colours[sev] = getComputedStyle(cell).backgroundColor;
+        }
+        const link = document.querySelector('table.matrix.named td.cell a');
+        link.click();
+        const target = document.querySelector(':target');
+        return { headers, colours, target: [link.getAttribute('href'), target ? target.tagName + '#' + target.id : '', target ? target.querySelector('tr').textContent : ''],
+                 pageWidth: document.documentElement.scrollWidth, innerWidth };
+        """
+
+    @Test("in headless Chromium at 1400 and 760 px: rule names read whole and horizontal, cells coloured by severity, a cell's link opens its findings, no sideways scrolling of the page; screenshots",
+          .tags(.endToEnd), .timeLimit(.minutes(3)))
+    func cellsInChromium() throws {
+        guard let chromium = Chromium.required() else { return }
+        let ws = try Workspace()
+        let html = FleetSummaryReporter.generateHTML(Self.large, devices: Self.devices)
+        for width in [1400, 760] {
+            let layout: CellLayout = try chromium.evaluate(html, script: Self.cellScript, in: ws.dir, width: width, height: 900)
+            #expect(layout.pageWidth <= layout.innerWidth, "the page scrolls sideways at \(width) px: \(layout.pageWidth) wide")
+            #expect(Set(layout.headers.map { $0[0] }) == Set(FleetSummaryReporter.deviceByRule(Self.large).columns))
+            for header in layout.headers {
+                #expect(header[1] == "horizontal-tb" && header[2] == "true", "the rule name \(header[0]) is not read whole: \(header)")
+            }
+            #expect(Set(layout.colours.keys) == Set(Self.large.open.map(\.severity.rawValue)))
+            #expect(Set(layout.colours.values).count == layout.colours.count, "two severities share a colour: \(layout.colours)")
+            #expect(layout.colours["critical"] == "rgb(255, 168, 168)")
+            #expect(layout.target[0] == "#" + layout.target[1].split(separator: "#").last.map(String.init)!, "the cell's link does not target its findings: \(layout.target)")
+            #expect(layout.target[1].hasPrefix("TBODY#d"))
+        }
+        try TestScreenshots.take(chromium, html: html, name: "fleet", in: ws.dir)
+        try TestScreenshots.take(chromium, html: html, name: "fleet-device-matrix", in: ws.dir, showing: "#by-device-title")
+    }
 }

@@ -151,6 +151,170 @@ struct RenderedAudit {
         #expect(tiny.timelines.first?.lanes.contains { $0.kind == .locationArrow } == false)
     }
 
+    @Test("the prompts lane shows each prompt from its line to its answer, the answer readable, and only in a session with such lines")
+    func promptsLane() throws {
+        let (_, tiny) = try Self.tinyAudit()
+        let timeline = try #require(tiny.timelines.first)
+        #expect(timeline.prompts.count == 1)
+        let prompt = try #require(timeline.prompts.first)
+        #expect(prompt.shown?.kind == "Always" && prompt.shown?.options == ["AllowOnce", "WhenInUse", "Deny"])
+        #expect(prompt.answer?.choice == .whenInUse)
+        let shown = try #require(prompt.shown), answer = try #require(prompt.answer)
+        #expect(shown.timeUS <= answer.timeUS)
+        let html = tiny.html()
+        #expect(html.contains("<g class=\"prompts\">\n<text class=\"lane-name\" x=\"4\" y=\"")
+                && html.contains(">prompts</text>"))
+        #expect(html.contains(">Always prompt → While Using</text>"), "the answer is drawn readable beside the prompt")
+        let sentence = "Always prompt shown at \(HTMLFormat.clock(shown.timeUS)) (offering Allow Once, While Using, Don't Allow), "
+            + "answered While Using at \(HTMLFormat.clock(answer.timeUS))"
+        #expect(html.contains("<title>\(HTMLFormat.escape(sentence))</title>"), "the tooltip tells the whole prompt")
+        #expect(html.contains("<ul class=\"prompts\">\n<li>\(HTMLFormat.escape(sentence))</li>"), "and the list under the drawing")
+        #expect(html.contains("<circle class=\"answer grant\""))
+
+        // An answer whose prompt is not in the log, and a prompt not answered: each drawn as such.
+        let log = LogScript().launch().answer("Deny").told("Denied").call("startUpdatingLocation").app(Messages.delivery(accuracy: 5))
+            .prompt("AlwaysUpgrade", options: "Always,KeepWhenInUse").terminate()
+        let ws = try Workspace()
+        let path = try ws.write("qa-phone-2026-11-20.log", log.text + "\n")
+        try ws.write("qa-phone-2026-11-20.ideviceinfo.txt", "UniqueDeviceID: qa-phone\nDeviceName: iPhone\nProductVersion: 17.5\n")
+        _ = try ws.ingest([path]) { $0.parse = ParseOptions(year: 2026, zone: TimeZone(identifier: "UTC")) }
+        let odd = try RenderedAudit(ws)
+        let oddTimeline = try #require(odd.timelines.first)
+        #expect(oddTimeline.prompts.map { $0.shown == nil } == [true, false])
+        #expect(oddTimeline.prompts.map { $0.answer?.choice } == [.deny, nil])
+        let oddHTML = odd.html()
+        #expect(oddHTML.contains(">answered Don&#39;t Allow (no prompt line)</text>"))
+        #expect(oddHTML.contains(">upgrade to Always prompt, no answer</text>"))
+        #expect(oddHTML.contains("<circle class=\"answer deny\""))
+
+        // A session with no prompt or answer line has no prompts lane.
+        let quiet = LogScript().launch().told("Denied").call("startUpdatingLocation").app(Messages.delivery(accuracy: 5)).terminate()
+        let quietWS = try Workspace()
+        let quietPath = try quietWS.write("qa-phone-2026-11-20.log", quiet.text + "\n")
+        try quietWS.write("qa-phone-2026-11-20.ideviceinfo.txt", "UniqueDeviceID: qa-phone\nDeviceName: iPhone\nProductVersion: 17.5\n")
+        _ = try quietWS.ingest([quietPath]) { $0.parse = ParseOptions(year: 2026, zone: TimeZone(identifier: "UTC")) }
+        let silent = try RenderedAudit(quietWS)
+        #expect(try #require(silent.timelines.first).prompts.isEmpty)
+        let silentHTML = silent.html()
+        #expect(!silentHTML.contains("<g class=\"prompts\">") && !silentHTML.contains(">prompts</text>"))
+        #expect(!silentHTML.contains("a prompt, from its line to the answer"), "no legend for a lane the page does not draw")
+    }
+
+    // MARK: The page's order and filters
+
+    @Test("the page opens on the findings: they come before the summary and the coverage, and lead the contents")
+    func findingsFirst() throws {
+        let (_, audit) = try RenderedAudit.samples()
+        let html = audit.html()
+        func at(_ id: String) throws -> String.Index { try #require(html.range(of: "id=\"\(id)\"")).lowerBound }
+        #expect(try at("verdict-title") < at("findings-title"))
+        #expect(try at("findings-title") < at("summary-title"))
+        #expect(try at("summary-title") < at("coverage-title"))
+        #expect(try at("coverage-title") < at("timelines-title"))
+        let contents = try #require(html.firstMatch(of: #/<nav aria-label="Contents">(.*)</nav>/#)).output.1
+        #expect(contents.hasPrefix("<ul class=\"contents\"><li><a href=\"#findings-title\">Findings (\(audit.report.findings.count))</a>"))
+    }
+
+    @Test("the findings can be narrowed by severity, app and rule with no script: radio buttons and the page's own style rules; the CSP is unchanged")
+    func filtersWithoutScript() throws {
+        let (_, audit) = try RenderedAudit.samples()
+        let html = audit.html()
+        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"))
+        #expect(!html.contains("<script") && !html.contains("script-src") && !html.contains("http://") && !html.contains("https://"))
+        let findings = audit.report.findings
+        let filters = FindingFilters(findings)
+        let apps = Set(findings.map(\.bundleId)), rules = Set(findings.map(\.rule)), severities = Set(findings.map(\.severity))
+        #expect(apps.count > 1 && rules.count > 1 && severities.count > 1, "the samples should exercise each filter")
+        #expect(filters.apps.map(\.0) == apps.sorted())
+        #expect(Set(filters.rules.map(\.0)) == rules)
+        // A choice per value with its count, and `all` checked; one style rule per choice.
+        for key in ["sev", "app", "rule"] {
+            #expect(html.contains("<input type=\"radio\" name=\"f-\(key)\" id=\"f-\(key)-all\" checked><label for=\"f-\(key)-all\">all \(findings.count)</label>"))
+        }
+        for (i, app) in filters.apps.enumerated() {
+            #expect(html.contains("<label for=\"f-app-\(i + 1)\"><code>\(HTMLFormat.escape(app.0))</code> \(app.1)</label>"))
+            #expect(html.contains("main:has(#f-app-\(i + 1):checked) .finding:not(.app-\(i + 1)) { display: none; }"))
+        }
+        for severity in severities {
+            #expect(html.contains("main:has(#f-sev-\(severity.rawValue):checked) .finding:not(.sev-\(severity.rawValue)) { display: none; }"))
+        }
+        #expect(occurrences(of: "main:has(#f-rule-", in: html) == rules.count)
+        // Each finding carries the classes the rules read.
+        for (i, f) in findings.enumerated() {
+            #expect(html.contains("<article class=\"finding sev-\(f.severity.rawValue) \(filters.classes(f))\" id=\"finding-\(i + 1)\">"))
+        }
+        // A hostile app name is a label's text, never a class or a selector.
+        let (report, timelines, evidence) = Self.hostileReport()
+        let hostile = HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, options: ReportOptions())
+        #expect(hostile.contains("main:has(#f-app-1:checked) .finding:not(.app-1)"))
+        #expect(hostile.contains("<label for=\"f-app-1\"><code>app&lt;script&gt;"))
+    }
+
+    /// What the findings' filters show in a real browser, after clicking their labels.
+    struct Filtered: Decodable {
+        var all: [String]
+        var high: [String]
+        var highAndApp: [String]
+        var app: [String]
+        var rule: [String]
+        var reset: [String]
+        var checked: [String]
+        /// Where the findings' heading is on a 1400x900 window.
+        var findingsTop: Double
+    }
+
+    static func filterScript(app: Int, rule: Int) -> String {
+        """
+        const shown = () => [...document.querySelectorAll('.finding')].filter(a => getComputedStyle(a).display !== 'none').map(a => a.id);
+        const pick = id => document.querySelector(`label[for="${id}"]`).click();
+        const out = { all: shown() };
+        pick('f-sev-high'); out.high = shown();
+        pick('f-app-\(app)'); out.highAndApp = shown();
+        pick('f-sev-all'); out.app = shown();
+        pick('f-app-all'); pick('f-rule-\(rule)'); out.rule = shown();
+        pick('f-rule-all'); out.reset = shown();
+        out.checked = [...document.querySelectorAll('.filters input:checked')].map(i => i.id);
+        out.findingsTop = document.getElementById('findings-title').getBoundingClientRect().top;
+        return out;
+        """
+    }
+
+    @Test("in headless Chromium, clicking a severity, an app and a rule hides the other findings (and the choices combine); the report opens on the findings; screenshots at 1400 and 760 px",
+          .tags(.endToEnd), .timeLimit(.minutes(3)))
+    func filtersInChromium() throws {
+        guard let chromium = Chromium.required() else { return }
+        let (ws, audit) = try RenderedAudit.samples()
+        let findings = audit.report.findings
+        let filters = FindingFilters(findings)
+        let ids = findings.indices.map { "finding-\($0 + 1)" }
+        func expected(_ keep: (Finding) -> Bool) -> [String] { findings.indices.filter { keep(findings[$0]) }.map { ids[$0] } }
+        // The app and rule with the most findings (2nd app in name order when it has a high finding too).
+        let app = filters.apps.indices.max { filters.apps[$0].1 < filters.apps[$1].1 }!
+        let rule = filters.rules.indices.max { filters.rules[$0].1 < filters.rules[$1].1 }!
+        let html = audit.html()
+        let result: Filtered = try chromium.evaluate(html, script: Self.filterScript(app: app + 1, rule: rule + 1), in: ws.dir,
+                                                     width: 1400, height: 900)
+        #expect(result.all == ids)
+        #expect(result.high == expected { $0.severity == .high } && !result.high.isEmpty)
+        #expect(result.highAndApp == expected { $0.severity == .high && $0.bundleId == filters.apps[app].0 })
+        #expect(result.app == expected { $0.bundleId == filters.apps[app].0 } && result.app.count < ids.count)
+        #expect(result.rule == expected { $0.rule == filters.rules[rule].0 } && result.rule.count < ids.count)
+        #expect(result.reset == ids)
+        #expect(result.checked == ["f-sev-all", "f-app-all", "f-rule-all"])
+        #expect(result.findingsTop < 900, "the findings do not start on the first screen: at \(result.findingsTop) px")
+
+        // The page as written (its CSP, no script), and a copy that opens narrowed to high
+        // findings (the `checked` moved, no script either): screenshots at both widths.
+        try TestScreenshots.take(chromium, html: html, name: "report", in: ws.dir)
+        let narrowed = html.replacingOccurrences(of: "id=\"f-sev-all\" checked>", with: "id=\"f-sev-all\">")
+            .replacingOccurrences(of: "id=\"f-sev-high\">", with: "id=\"f-sev-high\" checked>")
+        #expect(narrowed.contains("id=\"f-sev-high\" checked>") && !narrowed.contains("id=\"f-sev-all\" checked>"))
+        try TestScreenshots.take(chromium, html: narrowed, name: "report-high-only", in: ws.dir)
+        // The tiny audit's page down to its timeline, with its prompts lane.
+        let (tinyWS, tiny) = try Self.tinyAudit()
+        try TestScreenshots.take(chromium, html: tiny.html(), name: "report-prompts", in: tinyWS.dir, showing: "#session-1")
+    }
+
     // MARK: Verdict
 
     static func report(findings: [Finding] = [], evaluated: Int) -> AuditReport {
@@ -215,6 +379,7 @@ struct RenderedAudit {
         }
         #expect(timelines.map(\.sessionStart) == fresh.timelines.map(\.sessionStart))
         #expect(timelines.map(\.lanes) == fresh.timelines.map(\.lanes))
+        #expect(timelines.map(\.prompts) == fresh.timelines.map(\.prompts) && !timelines.flatMap(\.prompts).isEmpty)
         // Stored findings keep the event ids the page links by.
         #expect(evidence.count == fresh.evidence.count)
         #expect(timelines.flatMap(\.findings).map(\.evidence) == fresh.timelines.flatMap(\.findings).map(\.evidence))
@@ -419,7 +584,7 @@ struct ChromiumError: Error, CustomStringConvertible {
 }
 
 /// Width and height from a PNG's IHDR chunk; nil when the bytes are not a PNG.
-private func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     let bytes = [UInt8](data.prefix(24))
     guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], bytes[12..<16] == Array("IHDR".utf8)[...] else {
         return nil
@@ -434,4 +599,49 @@ private func occurrences(of needle: String, in text: String) -> Int {
 
 private func captures(_ regex: Regex<(Substring, Substring)>, in text: String) -> [String] {
     text.matches(of: regex).map { String($0.output.1) }
+}
+
+/// Where the tests leave the screenshots people look at: `.build/test-output/screenshots/`
+/// of the package (kept after the run, printed as written).
+enum TestScreenshots {
+    static let folder = packageRoot.appendingPathComponent(".build/test-output/screenshots")
+
+    struct Top: Decodable { var top: Double }
+
+    /// The page `html` (written to `dir` as `NAME.html`) in headless Chromium at 1400 and 760
+    /// pixels wide: `NAME-1400.png` and `NAME-760.png`, 900 high, or down to 900 pixels below
+    /// the top of `showing` (a CSS selector: headless Chromium's screenshots ignore a URL's
+    /// fragment). Each is checked to be a PNG of that size and not blank (larger than a
+    /// screenshot of an empty page of the same size).
+    @discardableResult
+    static func take(_ chromium: Chromium, html: String, name: String, in dir: URL, showing: String? = nil) throws -> [URL] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let page = dir.appendingPathComponent("\(name).html"), profile = dir.appendingPathComponent("chromium-profile")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let blankPage = dir.appendingPathComponent("blank-\(name).html")
+        try "<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>".write(to: blankPage, atomically: true, encoding: .utf8)
+        var shots: [URL] = []
+        for width in [1400, 760] {
+            var height = 900
+            if let showing {
+                let top: Top = try chromium.evaluate(html, script: "return { top: document.querySelector('\(showing)').getBoundingClientRect().top };",
+                                                     in: dir, width: width, height: 900)
+                height = max(900, Int(top.top) + 900)
+            }
+            let shot = folder.appendingPathComponent("\(name)-\(width).png")
+            try? FileManager.default.removeItem(at: shot)
+            try chromium.screenshot(page, to: shot, profile: profile, width: width, height: height)
+            let png = try Data(contentsOf: shot)
+            let size = pngSize(png)
+            #expect(size?.width == width && size?.height == height, "\(shot.path) is not a \(width)x\(height) PNG: \(String(describing: size))")
+            let blankShot = dir.appendingPathComponent("blank-\(name)-\(width).png")
+            try chromium.screenshot(blankPage, to: blankShot, profile: profile, width: width, height: height)
+            let blank = try Data(contentsOf: blankShot)
+            #expect(png.count > 8 * blank.count, "\(shot.path) (\(png.count) bytes) looks blank next to an empty page (\(blank.count) bytes)")
+            print("screenshot: \(shot.path)")
+            shots.append(shot)
+        }
+        try Chromium.keep([page] + shots)
+        return shots
+    }
 }
