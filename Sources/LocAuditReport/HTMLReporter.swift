@@ -347,8 +347,12 @@ private struct Page {
                 \(timelineOf[f.fingerprint].map { " · <a href=\"#session-\($0)\">see the session timeline</a>" } ?? "")</p>
 
                 """
-            // RULE GUIDANCE: the rule's owner and what to do about it go here, from its
-            // RuleDescription (`<p class="guidance">...</p>`), once RuleDescription carries them.
+            // Who owns it and what to do: from the rule's description.
+            if let rule = RuleRegistry.description(of: f.rule) {
+                html += "<p class=\"guidance\"><strong>\(HTMLFormat.escape(rule.owner.label.prefix(1).uppercased() + rule.owner.label.dropFirst()))</strong>: "
+                    + "\(HTMLFormat.escape(rule.whatToDo))</p>\n"
+            }
+            if let s = f.suppressed { html += "<p class=\"suppressed\">\(HTMLFormat.escape(s.text.prefix(1).uppercased() + s.text.dropFirst()))</p>\n" }
             html += """
                 <p class="evidence-title">Evidence (\(f.evidence.count)):</p>
                 <ul class="evidence-links">

@@ -62,6 +62,8 @@ enum HTMLStyle {
         .tag { font-size: 12px; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; font-weight: 400; }
         .where, .when { color: var(--muted); font-size: 14px; overflow-wrap: anywhere; }
         .message { font-size: 15px; white-space: pre-wrap; overflow-wrap: anywhere; }
+        .guidance { font-size: 14px; overflow-wrap: anywhere; }
+        .suppressed { font-size: 14px; color: var(--muted); font-style: italic; overflow-wrap: anywhere; }
         .more { font-size: 13px; color: var(--muted); }
         .evidence-title { font-size: 13px; color: var(--muted); margin-bottom: 0; }
         .evidence-links { margin: 2px 0 0; padding: 0; list-style: none; font-size: 13px; overflow-wrap: anywhere;

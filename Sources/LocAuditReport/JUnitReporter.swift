@@ -41,8 +41,11 @@ public enum JUnitReporter {
             return CaseKey(bundleId: bundle, place: place, rule: check.rule)
         }
         let bySuite = Dictionary(grouping: byCase.keys) { SuiteKey(bundleId: $0.bundleId, place: $0.place) }
-        func failed(_ key: CaseKey) -> Bool { byCase[key]!.contains { $0.findings.contains { findings[$0] != nil } } }
-        func skipped(_ key: CaseKey) -> Bool { !failed(key) && byCase[key]!.allSatisfy { $0.notEvaluable != nil } }
+        // A finding the project's config suppresses does not fail its case (the case is skipped, with the reason).
+        func failed(_ key: CaseKey) -> Bool { byCase[key]!.contains { $0.findings.contains { findings[$0].map { $0.suppressed == nil } ?? false } } }
+        func skipped(_ key: CaseKey) -> Bool {
+            !failed(key) && (byCase[key]!.allSatisfy { $0.notEvaluable != nil } || byCase[key]!.contains { $0.findings.contains { findings[$0] != nil } })
+        }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"locaudit\" tests=\"\(byCase.count)\" failures=\"\(byCase.keys.filter(failed).count)\" errors=\"0\" "
             + "skipped=\"\(byCase.keys.filter(skipped).count)\" timestamp=\"\(attribute(report.startedAt))\">\n"
@@ -106,7 +109,8 @@ public enum JUnitReporter {
     static func testCase(_ key: CaseKey, _ checks: [RuleCheckRecord], findings: [String: Finding], report: AuditReport) -> String {
         var out = "    <testcase classname=\"\(attribute(className(key)))\" name=\"\(attribute(key.rule))\""
         var seen = Set<String>()
-        let shown = checks.flatMap(\.findings).filter { seen.insert($0).inserted }.compactMap { findings[$0] }.sorted(by: Finding.reportOrder)
+        let all = checks.flatMap(\.findings).filter { seen.insert($0).inserted }.compactMap { findings[$0] }.sorted(by: Finding.reportOrder)
+        let shown = all.filter { $0.suppressed == nil }
         let reasons = Dictionary(grouping: checks.compactMap(\.notEvaluable), by: { $0 }).mapValues(\.count)
             .sorted { $0.key < $1.key }.map { "\($0.key) [\(Coverage.code(ofReason: $0.key))]" + ($0.value > 1 ? " (\($0.value) checks)" : "") }
         if !shown.isEmpty {
@@ -124,6 +128,8 @@ public enum JUnitReporter {
                 body += "\n\nowner: \(rule.owner.label)\nwhat to do: \(rule.whatToDo)"
             }
             out += text(body) + "</failure>\n    </testcase>\n"
+        } else if let suppressed = all.first?.suppressed {
+            out += ">\n      <skipped message=\"\(attribute(suppressed.text))\"/>\n    </testcase>\n"
         } else if !checks.isEmpty, checks.allSatisfy({ $0.notEvaluable != nil }) {
             out += ">\n      <skipped message=\"\(attribute("not evaluable: " + reasons.joined(separator: "; ")))\"/>\n    </testcase>\n"
         } else if !reasons.isEmpty {

@@ -25,7 +25,7 @@ public enum MarkdownReporter {
                     let evidence = f.evidence.prefix(4).map { "`\(code($0.text))`" }.joined(separator: " ")
                         + (f.evidence.count > 4 ? " +\(f.evidence.count - 4)" : "")
                     let column = key == .app ? device(f.device, report) : "`\(code(f.bundleId))`"
-                    out += "| \(f.severity.rawValue) | `\(f.rule)` | \(column) | \(escape(place + os + app)) | \(f.time) | \(escape(f.message)) | \(evidence) |\n"
+                    out += "| \(f.severity.rawValue) | `\(f.rule)` | \(column) | \(escape(place + os + app)) | \(f.time) | \(escape(f.message + (f.suppressed.map { " (" + $0.text + ")" } ?? ""))) | \(evidence) |\n"
                 }
             }
             out += "\n**What to do:**\n\n"

@@ -120,7 +120,14 @@ public enum SARIFReporter {
         var message: Message
         var locations: [Location]?
         var partialFingerprints: [String: String]
+        /// A finding the project's config accepts: an external suppression with its reason.
+        var suppressions: [Suppression]?
         var properties: Properties
+
+        struct Suppression: Encodable {
+            var kind = "external"
+            var justification: String
+        }
 
         struct Properties: Encodable {
             var severity: String
@@ -145,6 +152,7 @@ public enum SARIFReporter {
             let evidence = f.evidence.prefix(SARIFReporter.maxLocations).map(Location.init)
             locations = evidence.isEmpty ? nil : evidence
             partialFingerprints = ["locaudit/v1": f.fingerprint]
+            suppressions = f.suppressed.map { [Suppression(justification: $0.text)] }
             properties = Properties(severity: f.severity.rawValue, device: f.device, deviceName: f.deviceName ?? report.devices[f.device]?.name,
                                     bundleId: f.bundleId, appVersion: f.appVersionText, osVersion: f.osVersion, pid: f.pid,
                                     sessionStart: f.sessionStart, time: f.time, change: ReportText.change(f, in: report))

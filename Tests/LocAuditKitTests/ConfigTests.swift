@@ -55,6 +55,28 @@ import Testing
         #expect(report.stdout.contains("suppressed until 2099-06-30"), "\(report.stdout)")
     }
 
+    @Test("a suppressed finding is a SARIF result with an external suppression (valid by the official schema) and a skipped JUnit case with its reason",
+          .enabled(if: ReportFormatsTests.SchemaValidator.available || ReportFormatsTests.SchemaValidator.underCI, "python3's jsonschema is not installed"))
+    func suppressedInCIFormats() throws {
+        let ws = try Workspace()
+        let db = try store(ws)
+        let config = try ws.write("s.yml", suppression(expires: "2099-06-30"))
+        let result = try run(locauditExecutable, ["audit", "--db", db, "--config", config, "--report", "sarif:out.sarif", "--report", "junit:out.xml"], directory: ws.dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let sarif = ws.dir.appendingPathComponent("out.sarif").path
+        let validation = try ReportFormatsTests.SchemaValidator.errors(sarif)
+        #expect(validation.status == 0, "\(validation.output)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sarif))) as? [String: Any])
+        let results = ((doc["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        let suppressed = try #require(results.first { $0["ruleId"] as? String == "background-flag-without-capability" })
+        let suppressions = try #require(suppressed["suppressions"] as? [[String: Any]])
+        #expect(suppressions.first?["kind"] as? String == "external")
+        #expect((suppressions.first?["justification"] as? String)?.contains("FB13579") == true)
+        let junit = try String(contentsOf: ws.dir.appendingPathComponent("out.xml"), encoding: .utf8)
+        #expect(!junit.contains("<failure"), "\(junit)")
+        #expect(junit.contains("<skipped message=\"suppressed until 2099-06-30"), "\(junit)")
+    }
+
     @Test("an expired suppression warns, naming its line, and the finding counts again")
     func expiredCountsAgain() throws {
         let ws = try Workspace()
