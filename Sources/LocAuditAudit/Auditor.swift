@@ -39,13 +39,12 @@ public struct Auditor {
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
         let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
-            try input.replay(graceUS: options.settings.backgroundGraceUS, progress: progress) { timeline in
+            try input.replay(graceUS: options.settings.backgroundGraceUS, progress: progress, sessions: { checked }) { timeline in
                 if let device = timeline.first?.session.deviceId { devices.insert(device) }
                 sessionRows += timeline.map(AuditRecorder.SessionRow.init)
                 checked += timeline.count
-                progress?.start("checking rules", total: checked, unit: "sessions")
                 let before = evaluation.findings.count
-                evaluation.add(timeline, progress: progress)
+                evaluation.add(timeline)
                 let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, Timestamps.isoUTC($0)) } })
                 if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
             }

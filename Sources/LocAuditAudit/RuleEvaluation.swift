@@ -63,8 +63,7 @@ struct RuleEvaluation {
 
     /// Checks the sessions of one app on one device (in time order) and keeps what the
     /// configuration rules will read of them.
-    mutating func add(_ timeline: [ReplayedSession], progress: ProgressBar? = nil) {
-        progress?.advance(to: sessionsSeen)
+    mutating func add(_ timeline: [ReplayedSession]) {
         sessionsSeen += timeline.count
         for replayed in timeline where Self.overlaps(replayed.session, options) {
             let session = replayed.session

@@ -24,6 +24,8 @@ public final class ProgressBar: @unchecked Sendable {
     private var total: Int64?
     private var done: Int64 = 0
     private var started = Date()
+    /// What the step has got through besides its units (`1,234 sessions checked`).
+    private var detail = ""
 
     /// An ingest counts bytes, by file, and the files done.
     private var bytes = false
@@ -56,6 +58,7 @@ public final class ProgressBar: @unchecked Sendable {
         self.total = total.map(Int64.init)
         self.unit = unit
         done = 0
+        detail = ""
         started = Date()
         lastDraw = .distantPast
         draw()
@@ -68,6 +71,17 @@ public final class ProgressBar: @unchecked Sendable {
         defer { lock.unlock() }
         self.done = Int64(done)
         draw()
+    }
+
+    /// The step has got through `done` units, and `detail` besides (shown after the units).
+    public func advance(to done: Int, detail: String) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        self.done = Int64(done)
+        self.detail = detail
+        // The step's end is drawn whatever the rate: a fast audit still shows where it got.
+        draw(force: Int64(done) == total)
     }
 
     /// The file at `path` has been read up to `offset` bytes.
@@ -99,9 +113,9 @@ public final class ProgressBar: @unchecked Sendable {
     }
 
     /// Redraws at most five times a second. Called under the lock.
-    private func draw() {
+    private func draw(force: Bool = false) {
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        guard force || now.timeIntervalSince(lastDraw) >= 0.2 else { return }
         lastDraw = now
         write("\r\u{1B}[2K" + line(elapsed: now.timeIntervalSince(started)))
         drawn = true
@@ -113,7 +127,8 @@ public final class ProgressBar: @unchecked Sendable {
         if !step.isEmpty { parts.append(step) }
         if let total {
             let fraction = min(1, max(0, Double(done) / Double(max(total, 1))))
-            let width = 20
+            // A step with a detail (the audit's sessions) draws a shorter bar to stay under 80 columns.
+            let width = detail.isEmpty ? 20 : 12
             let filled = Int((Double(width) * fraction).rounded(.down))
             parts.append(String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
                 + String(format: " %5.1f%%", 100 * fraction))
@@ -121,6 +136,9 @@ public final class ProgressBar: @unchecked Sendable {
                 parts.append(String(format: "%.0f of %.0f MB", Double(done) / 1e6, Double(total) / 1e6))
                 if files > 1 { parts.append("\(filesDone) of \(files) files") }
                 parts.append(String(format: "%.1f MB/s", Double(done) / 1e6 / max(elapsed, 0.001)))
+            } else if !detail.isEmpty {
+                parts.append("\(ProgressBar.grouped(done))/\(ProgressBar.grouped(total)) \(unit)")
+                parts.append(detail)
             } else {
                 parts.append("\(ProgressBar.grouped(done)) of \(ProgressBar.grouped(total)) \(unit)")
             }
@@ -135,7 +153,7 @@ public final class ProgressBar: @unchecked Sendable {
     }
 
     /// `1,234,567`.
-    static func grouped(_ n: Int64) -> String {
+    package static func grouped(_ n: Int64) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {

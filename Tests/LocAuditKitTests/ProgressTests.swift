@@ -64,11 +64,15 @@ func runOnTerminal(_ executable: String, _ arguments: [String], directory: URL? 
         let ws = try Self.store()
         let result = try runOnTerminal(locauditExecutable, ["audit", "--db", ws.store.path])
         #expect(result.status == 1)
-        for step in ["reading events", "replaying sessions", "checking rules", "recording findings"] {
+        for step in ["auditing", "recording findings"] {
             #expect(result.terminal.contains(step), "no \(step) on the terminal: \(result.terminal.debugDescription)")
         }
+        // The share is of the apps on devices in scope, known ahead: it ends at 100%, with every session counted.
+        let apps = try ws.count("SELECT count(*) FROM (SELECT DISTINCT device_id, bundle_id FROM sessions)")
         let sessions = try ws.count("SELECT count(*) FROM sessions")
-        #expect(result.terminal.contains(" of \(sessions) sessions"))
+        #expect(result.terminal.contains("100.0%"), "\(result.terminal.debugDescription)")
+        #expect(!result.terminal.contains("  0.0%  0/"), "a bar stuck at 0%: \(result.terminal.debugDescription)")
+        #expect(result.terminal.contains("\(apps)/\(apps) apps  \(sessions) sessions"), "\(result.terminal.debugDescription)")
         #expect(result.terminal.hasSuffix("\r\u{1B}[2K"), "the bar is not cleared at the end")
         #expect(result.stdout.contains("FAIL: "), "the report still goes to standard output")
         #expect(!result.stdout.contains("\r"), "progress went to standard output")
@@ -79,10 +83,10 @@ func runOnTerminal(_ executable: String, _ arguments: [String], directory: URL? 
         let ws = try Self.store()
         let quiet = try runOnTerminal(locauditExecutable, ["audit", "--quiet", "--db", ws.store.path])
         #expect(quiet.status == 1)
-        #expect(!quiet.terminal.contains("checking rules") && !quiet.terminal.contains("\r"), "\(quiet.terminal.debugDescription)")
+        #expect(!quiet.terminal.contains("auditing") && !quiet.terminal.contains("\r"), "\(quiet.terminal.debugDescription)")
         let piped = try run(locauditExecutable, ["audit", "--db", ws.store.path])
         #expect(piped.status == 1)
-        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("checking rules"), "\(piped.stderr.debugDescription)")
+        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("auditing"), "\(piped.stderr.debugDescription)")
     }
 
     @Test("run on a terminal shows the files read, then the sessions audited; with --quiet, none")
@@ -94,7 +98,7 @@ func runOnTerminal(_ executable: String, _ arguments: [String], directory: URL? 
         let result = try runOnTerminal(locauditExecutable, ["run", "--inbox", inbox, "--db", db, "--settle", "0"])
         #expect(result.status == 0 || result.status == 1, "\(result.terminal)")
         #expect(result.terminal.contains(" files  "), "no files count on the terminal: \(result.terminal.debugDescription)")
-        #expect(result.terminal.contains("checking rules") && result.terminal.contains(" sessions"), "\(result.terminal.debugDescription)")
+        #expect(result.terminal.contains("auditing") && result.terminal.contains(" sessions"), "\(result.terminal.debugDescription)")
 
         try generateFleet(into: inbox, devices: 2, size: "200K", date: "2026-11-21", seed: 2)
         let quiet = try runOnTerminal(locauditExecutable, ["run", "--quiet", "--inbox", inbox, "--db", db, "--settle", "0"])
@@ -128,6 +132,12 @@ func runOnTerminal(_ executable: String, _ arguments: [String], directory: URL? 
         ingest.fileDone()
         let bytes = ingest.line(elapsed: 10)
         #expect(bytes.contains("120 of 300 MB  2 of 12 files  12.0 MB/s  ") && bytes.count < 80, "\(bytes)")
+        let auditing = ProgressBar(quiet: false, terminal: true, write: { _ in })
+        auditing.start("auditing", total: 1392, unit: "apps")
+        auditing.advance(to: 600, detail: "1,234,567 sessions")
+        let widest = auditing.line(elapsed: 2000)
+        #expect(widest.hasPrefix("auditing  █████░░░░░░░  43.1%  600/1,392 apps  1,234,567 sessions  ") && widest.hasSuffix(" left"), "\(widest)")
+        #expect(widest.count < 80, "\(widest.count) columns: \(widest)")
         let reading = ProgressBar(quiet: false, terminal: true, write: { _ in })
         reading.start("reading events", unit: "events")
         reading.advance(to: 1_234_567)

@@ -78,20 +78,23 @@ package struct AuditInput {
     /// Replays the sessions of each app on each device in scope, in device and app order,
     /// handing each app's to `body` (in time order): only one app's events are read at a time.
     /// Where a prune left a checkpoint, the replay starts from it with the lines after it.
-    /// `progress` shows each app's steps: reading its events (counting all read so far), replaying.
-    package mutating func replay(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil,
+    /// `progress` counts the apps (on devices) audited of those in scope, known ahead so that
+    /// its share is a true share of the audit, with the sessions checked so far (`sessions`
+    /// says how many `body` has checked).
+    package mutating func replay(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil, sessions: (() -> Int)? = nil,
                                  _ body: ([ReplayedSession]) throws -> Void) throws {
         let versions = sources.compactMapValues(\.version)
         var strings = StringTable()
         var read = 0
         let kinds = try EventScope.kinds(db)
-        for group in try scope.groups(db) {
+        let groups = try scope.groups(db)
+        progress?.start("auditing", total: groups.count, unit: "apps")
+        for (done, group) in groups.enumerated() {
             let (deviceId, bundleId) = (group.deviceId, group.bundleId)
-            progress?.start("reading events", unit: "events")
-            progress?.advance(to: read)
+            defer { progress?.advance(to: done + 1, detail: "\(ProgressBar.grouped(Int64(sessions?() ?? 0))) sessions") }
             let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)]
             let events = try EventScope.load(db, group: group, from: checkpoint?.asOf.timeUS, kinds: kinds, strings: &strings,
-                                             read: &read, progress: progress)
+                                             read: &read)
             self.events += events.count
             var lines = events[...]
             var known = ReplayState()
@@ -100,7 +103,6 @@ package struct AuditInput {
                 known = checkpoint.state
             }
             if !lines.isEmpty {
-                progress?.start("replaying sessions")
                 let sessions = SessionBuilder.sessions(of: lines, versions: versions)
                 try body(Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
                                          deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS))
