@@ -69,19 +69,19 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only findings at or before this time.", valueName: "time"))
     var until: String?
 
-    @Option(name: .customLong("rule"), help: ArgumentHelp("Only this rule; repeatable.", valueName: "id"))
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Only this rule; repeatable.", valueName: "id"), completion: Complete.rules)
     var rules: [String] = []
 
-    @Option(name: .customLong("skip-rule"), help: ArgumentHelp("Not this rule; repeatable.", valueName: "id"))
+    @Option(name: .customLong("skip-rule"), help: ArgumentHelp("Not this rule; repeatable.", valueName: "id"), completion: Complete.rules)
     var skipRules: [String] = []
 
     @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: high).", valueName: "severity"))
     var failOn: Severity?
 
-    @Option(help: ArgumentHelp("Hide the findings of this baseline file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Hide the findings of this baseline file.", valueName: "file"), completion: .file(extensions: ["json"]))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Save the findings of this run as a baseline.", valueName: "file"))
+    @Option(help: ArgumentHelp("Save the findings of this run as a baseline.", valueName: "file"), completion: .file(extensions: ["json"]))
     var writeBaseline: String?
 
     @OptionGroup var reporting: ReportFlags

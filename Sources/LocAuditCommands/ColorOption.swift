@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import LocAuditReport
+import LocAuditRules
+import LocAuditStore
 
 /// `--color auto|always|never`: colours on a terminal (auto, unless $NO_COLOR is set), always
 /// (a CI log that renders ANSI colours), or never.
@@ -14,4 +17,16 @@ enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
         case .auto: isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         }
     }
+}
+
+/// What a shell completes for an option's value (`--generate-completion-script`).
+enum Complete {
+    /// Rule identifiers (`--rule`, `rules explain`).
+    static let rules = CompletionKind.list(RuleRegistry.descriptions.map(\.identifier))
+    /// `FORMAT:` for `--report FORMAT[:PATH]`, then the shell's file names.
+    static let reports = CompletionKind.list(OutputFormat.allCases.map { $0.rawValue + ":" } + OutputFormat.allCases.map(\.rawValue))
+    /// The saved queries found now (`query NAME`), and `.sql` files.
+    static let queries = CompletionKind.custom { _, _, _ in SavedQuery.all().map(\.name) }
+    static let database = CompletionKind.file(extensions: ["sqlite"])
+    static let config = CompletionKind.file(extensions: ["yml", "yaml"])
 }

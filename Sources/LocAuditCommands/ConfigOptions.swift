@@ -7,7 +7,7 @@ import LocAuditStore
 /// `--config`: the project's `.locaudit.yml` (else the one found from the working directory
 /// upward), which `audit`, `run` and `report` read. Flags given on the command line win.
 struct ConfigOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The project's config (default: .locaudit.yml in this folder or the nearest above it).", valueName: "file"))
+    @Option(help: ArgumentHelp("The project's config (default: .locaudit.yml in this folder or the nearest above it).", valueName: "file"), completion: Complete.config)
     var config: String?
 
     @Flag(help: "Read no config file.")

@@ -88,7 +88,7 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
 
-    @Argument(help: ArgumentHelp("Files, directories or - (standard input).", valueName: "path"))
+    @Argument(help: ArgumentHelp("Files, directories or - (standard input).", valueName: "path"), completion: .file())
     var paths: [String] = []
 
     func validate() throws {

@@ -101,7 +101,7 @@ extension LocAudit {
 
 /// Options every command that opens the store shares.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The database (default: $LOCAUDIT_DB, else ./locaudit.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The database (default: $LOCAUDIT_DB, else ./locaudit.sqlite).", valueName: "path"), completion: Complete.database)
     var db: String?
 
     func validate() throws {
@@ -120,7 +120,7 @@ struct StoreOptions: ParsableArguments {
 struct StoreOrCentralOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The database: a SQLite file, or postgresql://USER@HOST[:PORT]/DB for the central store (default: $LOCAUDIT_DB, else ./locaudit.sqlite).",
-        valueName: "path|url"))
+        valueName: "path|url"), completion: Complete.database)
     var db: String?
 
     func validate() throws {

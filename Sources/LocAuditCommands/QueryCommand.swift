@@ -50,7 +50,7 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOrCentralOptions
 
-    @Argument(help: ArgumentHelp("A saved query's name, or a .sql file.", valueName: "name|file.sql"))
+    @Argument(help: ArgumentHelp("A saved query's name, or a .sql file.", valueName: "name|file.sql"), completion: Complete.queries)
     var query: String?
 
     @Option(help: ArgumentHelp("SQL to run instead of a saved query.", valueName: "sql"))

@@ -17,13 +17,13 @@ extension ReportGrouping: ExpressibleByArgument {}
 struct ReportFlags: ParsableArguments {
     @Option(name: .customLong("report"), help: ArgumentHelp(
         "A report, FORMAT[:PATH] (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable. Without a path it goes to standard output. A file is replaced whole once every report is written (its folder must exist); a device, FIFO or socket is written to; a link is followed; the database's files are refused.",
-        valueName: "format[:path]"))
+        valueName: "format[:path]"), completion: Complete.reports)
     var reports: [ReportRequest] = []
 
     @Option(help: ArgumentHelp("Format of the report on standard output when no --report is given (default: text).", valueName: "name"))
     var format: OutputFormat?
 
-    @Option(help: ArgumentHelp("Write that report here instead of standard output (as a --report path).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write that report here instead of standard output (as a --report path).", valueName: "file"), completion: .file())
     var output: String?
 
     @Flag(help: "Show delivered coordinates in reports (hidden by default: they are people's locations).")

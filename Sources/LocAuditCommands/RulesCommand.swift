@@ -54,7 +54,7 @@ struct RulesCommand: ParsableCommand {
                   locaudit rules explain missing-blue-bar
                 """)
 
-        @Argument(help: ArgumentHelp("The rule's identifier.", valueName: "id"))
+        @Argument(help: ArgumentHelp("The rule's identifier.", valueName: "id"), completion: Complete.rules)
         var id: String
 
         func validate() throws {
@@ -77,7 +77,7 @@ struct RulesCommand: ParsableCommand {
                   locaudit rules test delivery-without-authorization
                 """)
 
-        @Argument(help: ArgumentHelp("Only this rule.", valueName: "id"))
+        @Argument(help: ArgumentHelp("Only this rule.", valueName: "id"), completion: Complete.rules)
         var id: String?
 
         func validate() throws {

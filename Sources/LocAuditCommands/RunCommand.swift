@@ -59,13 +59,13 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("The folder the day's exports land in.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder the day's exports land in.", valueName: "dir"), completion: .directory)
     var inbox: String
 
-    @Option(help: ArgumentHelp("Device facts for logs without a sidecar: CSV udid,name,product_type,os_version.", valueName: "file"))
+    @Option(help: ArgumentHelp("Device facts for logs without a sidecar: CSV udid,name,product_type,os_version.", valueName: "file"), completion: .file(extensions: ["csv"]))
     var inventory: String?
 
-    @Option(help: ArgumentHelp("Move ingested and already-ingested files here, keeping their path under the inbox.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Move ingested and already-ingested files here, keeping their path under the inbox.", valueName: "dir"), completion: .directory)
     var archive: String?
 
     /// The same report flags as `audit` and `report`; the text report starts with the run's summary.

@@ -85,7 +85,7 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Keep reading PATH as it grows, across rotation and truncation (like tail -F).")
     var follow = false
 
-    @Argument(help: ArgumentHelp("A log file, or - (standard input, the default).", valueName: "path"))
+    @Argument(help: ArgumentHelp("A log file, or - (standard input, the default).", valueName: "path"), completion: .file())
     var path = "-"
 
     func validate() throws {
