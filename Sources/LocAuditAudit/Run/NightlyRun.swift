@@ -312,6 +312,20 @@ public struct NightlyRun {
         for path in stored where move(path, sidecar: false) {
             if let sidecar = Ingester.sidecar(of: path) { _ = move(sidecar, sidecar: true) }
         }
+        // Reports cite the files where they are now: the store's sources and findings, and this run's report.
+        do {
+            try store.relocate(report.archived)
+        } catch {
+            log.warning("the archived files' new paths could not be recorded (\(error)); reports cite them in the inbox")
+            return
+        }
+        let to = Dictionary(report.archived.map { ($0.from, $0.to) }, uniquingKeysWith: { _, last in last })
+        if var audit = report.audit {
+            for i in audit.findings.indices {
+                for j in audit.findings[i].evidence.indices { audit.findings[i].evidence[j].file = to[audit.findings[i].evidence[j].file] ?? audit.findings[i].evidence[j].file }
+            }
+            report.audit = audit
+        }
     }
 }
 
