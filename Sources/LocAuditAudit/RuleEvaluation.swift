@@ -128,9 +128,11 @@ struct RuleEvaluation {
                 }
                 record(rule.check(app, options.settings), description, subject: subject) { shown in
                     let plists = shown.contains(where: \.infoPlist) ? app.plist.map { [$0.path] } ?? [] : []
-                    return RawFinding(rule: description, deviceId: app.sessions[0].session.deviceId, bundleId: app.bundleId,
-                                      pid: nil, sessionStartUS: nil, osVersion: app.version, violations: shown,
-                                      context: app.sessions[0].session.events.prefix(1).map(\.id), plists: plists)
+                    let (device, own) = Self.ownLines(shown, of: app)
+                    return RawFinding(rule: description, deviceId: device, bundleId: app.bundleId,
+                                      pid: nil, sessionStartUS: nil, osVersion: app.version, violations: own,
+                                      context: (app.sessions.first { $0.session.deviceId == device } ?? app.sessions[0]).session.events.prefix(1).map(\.id),
+                                      plists: plists)
                 }
             }
         }
@@ -140,6 +142,28 @@ struct RuleEvaluation {
             }
         }
         return (findings, coverage, checks)
+    }
+
+    /// A configuration finding is recorded with one device and cites that device's lines only:
+    /// the device of the app's first session when a violation has lines there, else the
+    /// device of the first violation's lines. Violations with no line of it (an Info.plist's
+    /// alone) stay; the lines of other devices go.
+    static func ownLines(_ shown: [Violation], of app: AppOnVersion) -> (device: String, violations: [Violation]) {
+        var deviceOf: [Int64: String] = [:]
+        for replayed in app.sessions {
+            for event in replayed.session.events { deviceOf[event.id] = replayed.session.deviceId }
+            for step in replayed.steps { deviceOf[step.event.id] = replayed.session.deviceId }
+        }
+        let first = app.sessions[0].session.deviceId
+        let cited = shown.flatMap(\.events).compactMap { deviceOf[$0] }
+        let device = cited.contains(first) ? first : cited.first ?? first
+        let own = shown.compactMap { violation -> Violation? in
+            var v = violation
+            v.events = v.events.filter { deviceOf[$0].map { $0 == device } ?? true }
+            // A violation that cited only other devices' lines goes.
+            return v.events.isEmpty && !violation.events.isEmpty && !v.infoPlist ? nil : v
+        }
+        return (device, own)
     }
 
     /// Counts a rule's check of `subject` and records it, with the finding `raw` makes of the

@@ -144,6 +144,7 @@ extension ReplayState {
     /// location-button grant back to the status before it (unknown when that was unknown).
     /// `basis`: locationd's lapse line, or (by default) the model's lapse.
     mutating func lapseTemporaryWhenInUse(_ basis: Basis = .implied(.lapse)) {
+        lapsedGrantEvent = grantIsAllowOnce.event
         let (from, known) = (temporaryGrantFrom ?? .notDetermined, temporaryGrantFrom != nil || !temporaryGrantFromUnknown)
         if !known {
             status = .unknown

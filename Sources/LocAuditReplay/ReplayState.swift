@@ -115,6 +115,10 @@ public struct ReplayState: Sendable, Codable {
     /// When a temporary grant lapsed in this process (the app stopped being in use); nil when
     /// none did, or it lapsed at relaunch.
     public var temporaryLapseUS: Int64?
+    /// The line that granted the temporary When In Use grant that lapsed last (an Allow Once
+    /// answer, a location-button tap), often in an earlier session: a finding that the grant
+    /// persisted cites it. Nil when unknown or when no grant lapsed.
+    public var lapsedGrantEvent: Int64?
     /// The authorization a service session held (iOS 18+) declares.
     public var serviceSession: AuthorizationRequest?
     /// The latest authorization request of this session.

@@ -97,9 +97,11 @@ struct AllowOncePersistingRule: StepRule {
         guard told || e.isDelivery else { return .clear }
         guard state.allowOnceLapsed == true else { return .unknown(.allowOnce) }
         let when = state.temporaryLapseUS.map { "after the app stopped being in use at \(Timestamps.isoUTC($0))" } ?? "after relaunch"
+        // The finding rests on the grant, often in an earlier session: its line is evidence too.
+        let grant = [state.lapsedGrantEvent]
         if told {
-            return .violates("status still \"\(e.status!.rawValue)\" \(when) with no new prompt: the Allow Once (or location-button) grant should have lapsed")
+            return .violates("status still \"\(e.status!.rawValue)\" \(when) with no new prompt: the Allow Once (or location-button) grant should have lapsed", also: grant)
         }
-        return .violates("location delivered \(when) under a lapsed Allow Once (or location-button) grant")
+        return .violates("location delivered \(when) under a lapsed Allow Once (or location-button) grant", also: grant)
     }
 }
