@@ -23,6 +23,9 @@ public enum JSONReporter {
         var exitCode: Int32
         /// The rules of the findings: owner, what to do, Apple's pages.
         var rules: [RuleHelp]
+        /// Device id -> the facts `locaudit devices set` gave it (`ios`, `timeZone`, `name`),
+        /// for the devices of the findings that have any.
+        var devicesSetByHand: [String: [String]]
     }
 
     /// The coverage as stored, and beside its reason sentences their codes.
@@ -84,7 +87,8 @@ public enum JSONReporter {
                            resolved: report.resolved, hiddenByBaseline: report.hiddenByBaseline,
                            coverage: CoverageDocument(coverage: report.coverage),
                            failOn: report.failOn, verdict: report.verdict, exitCode: report.exitCode,
-                           rules: ReportText.rules(of: report.findings + report.resolved).map(RuleHelp.init))
+                           rules: ReportText.rules(of: report.findings + report.resolved).map(RuleHelp.init),
+                           devicesSetByHand: ReportText.devicesSetByHand(report))
         return try Output.json(doc, what: "the JSON report") + "\n"
     }
 }

@@ -93,6 +93,18 @@ struct ReportGroups: Sequence {
 /// What every reporter shares: verdict wording and counts.
 enum ReportText {
     /// `FAIL: 3 findings (1 critical, 2 high)`, `PASS`, or `INSUFFICIENT EVIDENCE`: the last line of a report.
+    /// `iOS and zone`, for facts set by hand.
+    static func handSet(_ facts: [String]) -> String {
+        let words = facts.map { ["ios": "iOS", "timeZone": "zone", "name": "name"][$0] ?? $0 }
+        return words.count <= 1 ? words.joined() : words.dropLast().joined(separator: ", ") + " and " + words.last!
+    }
+
+    /// The devices of the findings whose facts were set by hand, and which.
+    static func devicesSetByHand(_ report: AuditReport) -> [String: [String]] {
+        let devices = Set((report.findings + report.resolved).map(\.device))
+        return report.devices.filter { devices.contains($0.key) && !$0.value.setByHand.isEmpty }.mapValues(\.setByHand)
+    }
+
     static func verdict(_ report: AuditReport) -> String {
         switch report.verdict {
         case .insufficientEvidence:

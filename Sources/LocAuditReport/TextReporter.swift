@@ -20,6 +20,9 @@ public enum TextReporter {
                     details.append(group.outer)
                 }
                 if !versions.isEmpty { details.append("iOS " + versions.joined(separator: ", ")) }
+                if let hand = report.devices[group.outer]?.setByHand, !hand.isEmpty {
+                    details.append(ReportText.handSet(hand) + " set by hand")
+                }
                 out += "\n" + paint.bold("Device \(ReportText.oneLine(title))")
                     + (details.isEmpty ? "" : " (\(ReportText.oneLine(details.joined(separator: ", "))))") + "\n"
             } else {

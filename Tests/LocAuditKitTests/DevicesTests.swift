@@ -93,6 +93,10 @@ import Testing
         let after = try locaudit(["audit", "--report", "json"], db)
         #expect(after.status == 1, "the iOS 10 finding is now evaluable: \(after.stderr)")
         #expect(try rules(after.stdout).contains("background-flag-without-capability"))
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
+        #expect((doc["devicesSetByHand"] as? [String: [String]])?["qa-iphone7-10"] == ["ios", "timeZone"], "the report says which facts were set by hand")
+        let text = try locaudit(["audit", "--no-record"], db)
+        #expect(text.stdout.contains("Device qa-iphone7-10 (iOS 10.3.3, iOS and zone set by hand)"), "\(text.stdout)")
 
         // A sidecar-less log ingested later is read in the zone set by hand.
         let later = try ws.write("later/qa-iphone7-10-2026-11-21.log", "Nov 21 09:00:00 qa-iphone7-10 SpringBoard[50] <Notice>: hello\n")

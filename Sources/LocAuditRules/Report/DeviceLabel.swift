@@ -9,10 +9,13 @@ public struct DeviceLabel: Sendable, Equatable {
     public var name: String?
     /// `ProductType`, the model identifier (`iPhone12,1`).
     public var model: String?
+    /// The facts `locaudit devices set` gave it (`ios`, `timeZone`, `name`): reports say so.
+    public var setByHand: [String] = []
 
-    public init(id: String, name: String? = nil, model: String? = nil) {
+    public init(id: String, name: String? = nil, model: String? = nil, setByHand: [String] = []) {
         self.id = id
         self.name = name
         self.model = model
+        self.setByHand = setByHand
     }
 }

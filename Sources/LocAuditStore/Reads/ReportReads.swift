@@ -88,9 +88,8 @@ extension Store {
     public func reportNames(for findings: [Finding]) throws -> ReportNames {
         try connect(readOnly: true).read { db in
             var devices: [String: DeviceLabel] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, name, product_type FROM devices") {
-                let id: String = row["id"]
-                devices[id] = DeviceLabel(id: id, name: row["name"], model: row["product_type"])
+            for d in try Devices.list(in: db) {
+                devices[d.id] = DeviceLabel(id: d.id, name: d.name, model: d.model, setByHand: d.setByHand)
             }
             let versions = try AppVersions.load(db)
             var apps: [String: ReportNames.AppBuild] = [:]
