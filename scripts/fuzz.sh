@@ -49,7 +49,7 @@ SECONDS_EACH=${1:-60}
 SOURCES=(Sources/LocAuditNormalise/*.swift
          Sources/LocAuditRead/ByteSearch.swift Sources/LocAuditRead/Handoff.swift Sources/LocAuditRead/Printable.swift Sources/LocAuditRead/TarReader.swift
          Sources/LocAuditModel/Facts/AppFacts.swift Sources/LocAuditModel/Facts/DeviceFacts.swift Sources/LocAuditModel/Facts/IOSBuild.swift
-         Sources/LocAuditModel/Domain/Domain.swift Sources/LocAuditModel/Domain/EventKind.swift Sources/LocAuditModel/Time/Timestamps.swift
+         Sources/LocAuditModel/Domain/Domain.swift Sources/LocAuditModel/Domain/EventKind.swift Sources/LocAuditModel/Time/Timestamps.swift Sources/LocAuditModel/Time/CivilDate.swift
          Sources/LocAuditRead/ByteStream.swift Sources/LocAuditStore/MessageTemplate.swift fuzz/FuzzTargets.swift fuzz/SHA256Stub.swift)
 BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"

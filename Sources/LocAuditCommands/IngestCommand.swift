@@ -138,8 +138,7 @@ struct IngestCommand: ParsableCommand {
             }
         }
         // An ingest that stores nothing leaves no empty database behind.
-        if created, !report.files.contains(where: { $0.outcome == .ingested }) {
-            Store.remove(store.path)
+        if created, report.files.allSatisfy({ $0.outcome == .failed }), Store.removeIfUnused(store.path) {
             report.noDatabaseWritten = true
         }
         if json {

@@ -349,8 +349,10 @@ private struct Page {
                 """
             // Who owns it and what to do: from the rule's description.
             if let rule = RuleRegistry.description(of: f.rule) {
-                html += "<p class=\"guidance\"><strong>\(HTMLFormat.escape(rule.owner.label.prefix(1).uppercased() + rule.owner.label.dropFirst()))</strong>: "
-                    + "\(HTMLFormat.escape(rule.whatToDo))</p>\n"
+                let owner = rule.owner.label.hasPrefix("the ") ? "The" + rule.owner.label.dropFirst(3) : rule.owner.label
+                html += "<p class=\"guidance\"><strong>\(HTMLFormat.escape(owner))</strong>: "
+                    // No address in the page (it loads nothing and names no site): the iOS advice without Feedback Assistant's.
+                    + "\(HTMLFormat.escape(rule.owner == .iOS ? rule.remedy + " File a Feedback Assistant report and attach the evidence lines below." : rule.whatToDo))</p>\n"
             }
             if let s = f.suppressed { html += "<p class=\"suppressed\">\(HTMLFormat.escape(s.text.prefix(1).uppercased() + s.text.dropFirst()))</p>\n" }
             html += """

@@ -18,10 +18,26 @@ public struct Store: Sendable {
         case read
     }
 
-    /// Removes the database at `path` and its journal files (an ingest that created it and
-    /// stored nothing leaves none behind).
-    public static func remove(_ path: String) {
-        for file in [path, path + "-wal", path + "-shm", path + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
+    /// Removes the database at `path` and its journal files when it holds no source and no
+    /// other connection has it open (an exclusive lock taken at once, held while the files
+    /// go): an ingest that created it and stored nothing leaves none behind, and never takes
+    /// away a store another process has started to use. Returns whether it was removed.
+    @discardableResult
+    public static func removeIfUnused(_ path: String) -> Bool {
+        var config = Configuration()
+        config.busyMode = .immediateError
+        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
+        return (try? queue.inDatabase { db -> Bool in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sources") == 0 else {
+                try db.execute(sql: "ROLLBACK")
+                return false
+            }
+            for file in [path, path + "-wal", path + "-shm", path + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
+            try db.execute(sql: "ROLLBACK")
+            return true
+        }) ?? false
     }
 
     /// `--db`, else `$LOCAUDIT_DB` (when not empty), else `./locaudit.sqlite`.

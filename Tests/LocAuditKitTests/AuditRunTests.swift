@@ -99,7 +99,7 @@ import Testing
         for f in findings {
             // Version 1's keys, and those issue 25 added (README "Changes"): none dropped, none renamed.
             #expect(Set(f.keys) == ["rule", "severity", "device", "bundleId", "pid", "sessionStart", "time", "message", "evidence",
-                                    "fingerprint", "deviceName", "appVersion", "appBuild"])
+                                    "fingerprint", "deviceName", "appVersion", "appBuild", "suppressed"])
             let evidence = try #require(f["evidence"] as? [[String: Any]])
             #expect(!evidence.isEmpty)
             for e in evidence { #expect(Set(e.keys) == ["file", "line"]) }

@@ -83,6 +83,10 @@ import Testing
         try ws.write("inbox/fixed/qa-fleet-09-2026-11-21.log", run.replacingOccurrences(of: "Nov 20", with: "Nov 21") + "\n")
         try ws.write("inbox/fixed/qa-fleet-09-2026-11-21.ideviceinfo.txt",
                      "UniqueDeviceID: qa-fleet-09\nDeviceName: qa-fleet-09\nProductVersion: \(try #require(legacy.first?.osVersion))\nTimeZone: UTC\n")
+        // The first night was the night before: the trend counts one run a day.
+        try DatabaseQueue(path: ws.store.path).write {
+            try $0.execute(sql: "UPDATE audit_runs SET started_at = '2026-11-20T02:00:00.000000Z' WHERE id = ?", arguments: [first.runId])
+        }
         let second = try #require(try NightlyRun(options: settled(RunOptions(inbox: inbox, database: ws.store.path)), logger: Logger(label: "test")).run().audit)
         #expect(second.resolved.map(\.fingerprint) == legacy.map(\.fingerprint))
 
