@@ -60,7 +60,7 @@ public enum FleetSummaryReporter {
         var out = wrap(head, indent: "  ")
         if !s.open.isEmpty {
             out += "\nOpen findings by app and iOS version:\n" + table(appByIOS(s), corner: "app")
-            out += "\nOpen findings by device and rule (severity, rule, apps):\n" + deviceList(deviceByRule(s))
+            out += "\nOpen findings by device and rule (severity, rule, apps):\n" + deviceList(deviceByRule(s), names: s.deviceNames)
         }
         if !s.trend.isEmpty {
             out += "\nTrend (open after each run, new, resolved):\n"
@@ -118,13 +118,14 @@ public enum FleetSummaryReporter {
     /// The device x rule matrix as a list: each device and its count, then a line per rule
     /// (the most severe first): the cell's worst severity, the rule, its apps (with their
     /// counts when more than one). Apps that do not fit go on the next lines, under the first.
-    static func deviceList(_ m: Matrix) -> String {
+    static func deviceList(_ m: Matrix, names: [String: String] = [:]) -> String {
         let severityWidth = Severity.allCases.map(\.rawValue.count).max() ?? 8
         let ruleWidth = min(m.columns.map(\.count).max() ?? 0, 44)
         let appsAt = 4 + severityWidth + 2 + ruleWidth + 2
         var out: [String] = []
         for r in m.rows {
-            out += hardWrap("\(ReportText.oneLine(r)): \(m.rowTotal(r)) open", width: textWidth - 2).map { "  " + $0 }
+            let device = names[r].map { "\($0) (\(r))" } ?? r
+            out += hardWrap("\(ReportText.oneLine(device)): \(m.rowTotal(r)) open", width: textWidth - 2).map { "  " + $0 }
             let rules = m.columns.filter { m.count(r, $0) > 0 }.sorted { (m.worst(r, $0)!, $1) > (m.worst(r, $1)!, $0) }
             for rule in rules {
                 let apps = m.apps(r, rule).map { ReportText.oneLine($0.bundleId) + ($0.count > 1 ? " (\($0.count))" : "") }

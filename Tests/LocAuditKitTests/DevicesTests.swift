@@ -144,6 +144,7 @@ import Testing
         let fleet = try locaudit(["report", "--format", "fleet"], db)
         let trend = fleet.stdout.components(separatedBy: "Trend").last?.split(separator: "\n").dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         #expect(trend.count == 1 && trend.first?.hasPrefix("1 ") == true, "one point: the full run 1, not the exploratory 2 and 3 \(fleet.stdout)")
+        #expect(fleet.stdout.contains("  qa-iphone7-10 (f19e10f790457b49ae65cbc96c1dac19751f4b05): 1 open"), "devices by name: \(fleet.stdout)")
     }
 
     @Test("an ingest that stores nothing leaves no database; --device-info alone stores the device's facts")

@@ -118,8 +118,14 @@ import Testing
         #expect(try ws.rows("SELECT name FROM devices").first?["name"] as String? == "Lab 7")
         let flags = try ws.ingest([try ws.write("x.log", StoreTests.day(22))]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: "CLI", osVersion: "12.5.7") }
         #expect(flags.files.first?.device == "CLI")
-        let none = try ws.ingest([try ws.write("y.log", StoreTests.day(23))]) { $0.parse.year = 2026 }
-        #expect(none.files.first?.device == "iPhone", "the name in the idevicesyslog lines")
+        // No facts: the device the store knows by the name in the lines ("iPhone", the name x.log's lines gave CLI).
+        let linked = try ws.ingest([try ws.write("y.log", StoreTests.day(23))]) { $0.parse.year = 2026 }
+        #expect(linked.files.first?.device == "CLI", "the device named as the idevicesyslog lines name it")
+        #expect(linked.files.first?.iosVersion == "12.5.7")
+        #expect(linked.files.first?.deviceLink?.contains("the device name in its lines (iPhone)") == true)
+        // A name the store does not know: the name in the lines, iOS unknown.
+        let none = try ws.ingest([try ws.write("z.log", StoreTests.day(24).replacingOccurrences(of: " iPhone ", with: " iPad "))]) { $0.parse.year = 2026 }
+        #expect(none.files.first?.device == "iPad", "the name in the idevicesyslog lines")
         #expect(none.files.first?.iosVersion == nil)
     }
 }

@@ -30,6 +30,8 @@ public struct FleetSummary: Sendable, Equatable {
     public var open: [Cell]
     /// The latest runs up to this one, oldest first (at most `trendRuns`).
     public var trend: [RunPoint]
+    /// Device id -> name, for the devices the store knows by a name other than their id.
+    public var deviceNames: [String: String] = [:]
 
     public static let trendRuns = 7
 

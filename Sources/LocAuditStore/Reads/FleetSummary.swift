@@ -28,7 +28,11 @@ extension FleetSummary {
                 FROM points ORDER BY id DESC LIMIT ?2
                 """, arguments: [runId, trendRuns])
             let startedAt = try String.fetchOne(db, sql: "SELECT started_at FROM audit_runs WHERE id = ?", arguments: [runId])
-            return FleetSummary(runId: runId, startedAt: startedAt ?? "", open: open, trend: runs.reversed())
+            var summary = FleetSummary(runId: runId, startedAt: startedAt ?? "", open: open, trend: runs.reversed())
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM devices WHERE name IS NOT NULL AND name != '' AND name != id") {
+                summary.deviceNames[row["id"]] = row["name"]
+            }
+            return summary
         }
     }
 }
