@@ -335,35 +335,32 @@ public enum FleetSummaryReporter {
         func order(_ a: FleetSummary.Cell, _ b: FleetSummary.Cell) -> Bool {
             (a.severity, b.rule, b.bundleId, b.device) > (b.severity, a.rule, a.bundleId, a.device)
         }
+        // One table: a group of rows per cell, its head spanning them, then each finding's cells.
+        func table(_ m: Matrix, caption: String, columns: [String], prefix: String,
+                   head: (String, String) -> String, cells: (FleetSummary.Cell) -> String) -> String {
+            var t = "<table class=\"cell-findings\">\n<caption>\(caption)</caption>\n<thead><tr>"
+                + columns.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>\n"
+            for r in m.rows {
+                for c in m.columns where m.count(r, c) > 0 {
+                    let list = m.findings(r, c).sorted(by: order)
+                    t += "<tbody id=\"\(anchor(prefix, m, r, c))\">\n"
+                    for (i, f) in list.enumerated() {
+                        let rowHead = i == 0 ? "<th scope=\"rowgroup\" rowspan=\"\(list.count)\">\(head(r, c))</th>" : ""
+                        t += "<tr>\(rowHead)<td>\(badge(f.severity))</td>\(cells(f))</tr>\n"
+                    }
+                    t += "</tbody>\n"
+                }
+            }
+            return t + "</table>\n"
+        }
         var h = "<section aria-labelledby=\"cells-title\">\n<h2 id=\"cells-title\">Open findings of each cell</h2>\n"
-        h += "<table class=\"cell-findings\">\n<caption>By app and iOS version</caption>\n"
-        h += "<thead><tr><th scope=\"col\">App, iOS</th><th scope=\"col\">Severity</th><th scope=\"col\">Rule</th><th scope=\"col\">Device</th></tr></thead>\n"
-        for r in byApp.rows {
-            for c in byApp.columns where byApp.count(r, c) > 0 {
-                let list = byApp.findings(r, c).sorted(by: order)
-                h += "<tbody id=\"\(anchor("a", byApp, r, c))\">\n"
-                for (i, f) in list.enumerated() {
-                    let head = i == 0 ? "<th scope=\"rowgroup\" rowspan=\"\(list.count)\"><code>\(esc(r))</code>, \(esc(c))</th>" : ""
-                    h += "<tr>\(head)<td>\(badge(f.severity))</td><td><code>\(esc(f.rule))</code></td><td>\(device(f.device))</td></tr>\n"
-                }
-                h += "</tbody>\n"
-            }
-        }
-        h += "</table>\n<table class=\"cell-findings\">\n<caption>By device and rule</caption>\n"
-        h += "<thead><tr><th scope=\"col\">Device, rule</th><th scope=\"col\">Severity</th><th scope=\"col\">App</th><th scope=\"col\">iOS</th></tr></thead>\n"
-        for r in byDevice.rows {
-            for c in byDevice.columns where byDevice.count(r, c) > 0 {
-                let list = byDevice.findings(r, c).sorted(by: order)
-                h += "<tbody id=\"\(anchor("d", byDevice, r, c))\">\n"
-                for (i, f) in list.enumerated() {
-                    let head = i == 0 ? "<th scope=\"rowgroup\" rowspan=\"\(list.count)\">\(device(r)), <code>\(esc(c))</code></th>" : ""
-                    h += "<tr>\(head)<td>\(badge(f.severity))</td><td><code>\(esc(f.bundleId))</code></td>"
-                        + "<td>\(f.iosMajor.map { "iOS \($0)" } ?? "unknown")</td></tr>\n"
-                }
-                h += "</tbody>\n"
-            }
-        }
-        return h + "</table>\n</section>\n"
+        h += table(byApp, caption: "By app and iOS version", columns: ["App, iOS", "Severity", "Rule", "Device"], prefix: "a",
+                   head: { "<code>\(esc($0))</code>, \(esc($1))" },
+                   cells: { "<td><code>\(esc($0.rule))</code></td><td>\(device($0.device))</td>" })
+        h += table(byDevice, caption: "By device and rule", columns: ["Device, rule", "Severity", "App", "iOS"], prefix: "d",
+                   head: { "\(device($0)), <code>\(esc($1))</code>" },
+                   cells: { "<td><code>\(esc($0.bundleId))</code></td><td>\($0.iosMajor.map { "iOS \($0)" } ?? "unknown")</td>" })
+        return h + "</section>\n"
     }
 
     /// Open findings after each run as bars, dated: an inline SVG, no script.
