@@ -149,46 +149,35 @@ public enum FleetSummaryReporter {
 
     /// Items joined by `, ` in lines of at most `width` characters; an item longer than a line is cut.
     static func wrapList(_ items: [String], width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for (i, item) in items.enumerated() {
-            let piece = item + (i < items.count - 1 ? "," : "")
-            if line.isEmpty {
-                line = piece
-            } else if line.count + 1 + piece.count <= width {
-                line += " " + piece
-            } else {
-                lines.append(line)
-                line = piece
-            }
-            while line.count > width {
-                lines.append(String(line.prefix(width)))
-                line = String(line.dropFirst(width))
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        let pieces = items.enumerated().flatMap { i, item in hardWrap(item + (i < items.count - 1 ? "," : ""), width: width) }
+        return fill(pieces, first: width, rest: width)
     }
 
     /// A line of prose within `textWidth`, broken at spaces, the lines after the first
     /// indented by `indent`; a word longer than a line is cut.
     static func wrap(_ text: String, indent: String) -> String {
         let words = text.split(separator: " ").flatMap { hardWrap(String($0), width: textWidth - indent.count) }
+        let lines = fill(words, first: textWidth, rest: textWidth - indent.count)
+        return (lines.isEmpty ? [""] : lines).enumerated().map { ($0.offset == 0 ? "" : indent) + $0.element + "\n" }.joined()
+    }
+
+    /// Words (none longer than a line) put on lines greedily, a space apart: the first line
+    /// holds `first` characters, the others `rest`.
+    static func fill(_ words: [String], first: Int, rest: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in words {
-            let room = textWidth - (lines.isEmpty ? 0 : indent.count)
             if line.isEmpty {
                 line = word
-            } else if line.count + 1 + word.count <= room {
+            } else if line.count + 1 + word.count <= (lines.isEmpty ? first : rest) {
                 line += " " + word
             } else {
                 lines.append(line)
                 line = word
             }
         }
-        lines.append(line)
-        return lines.enumerated().map { ($0.offset == 0 ? "" : indent) + $0.element + "\n" }.joined()
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// A string cut into pieces of at most `width` characters (at least one piece).
