@@ -5,10 +5,13 @@ import Testing
 /// other zones (the inventory's `time_zone`, `run --tz`), files that fail night after night
 /// (moved to `inbox/failed/` on the third), and files that are no log at all (ignored).
 @Suite(.serialized) struct NightlyInputsTests {
-    /// A zone-less idevicesyslog log: five deliveries from 10:00:01 local time on 2026-11-20.
-    static let log = (1...5).map { i in
-        syslogLine("Nov 20 10:00:0\(i)", "Runner(CoreLocation)", 412, Messages.delivery(accuracy: Double(i)))
-    }.joined(separator: "\n") + "\n"
+    /// A zone-less idevicesyslog log: five deliveries from 10:00:01 local time on 2026-11-20
+    /// (the pid tells the logs of several devices apart: a content is stored once).
+    static func log(pid: Int = 412) -> String {
+        (1...5).map { i in
+            syslogLine("Nov 20 10:00:0\(i)", "Runner(CoreLocation)", pid, Messages.delivery(accuracy: Double(i)))
+        }.joined(separator: "\n") + "\n"
+    }
 
     /// `locaudit run` on an inbox, a moment after it was written (`--settle 0`).
     func run(_ ws: Workspace, _ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -24,9 +27,9 @@ import Testing
     @Test("a log matched through the inventory is read in its row's time_zone (TimeZone also names the column); --tz is the zone of the devices that have none")
     func inventoryZone() throws {
         let ws = try Workspace()
-        try ws.write("inbox/paris-2026-11-20.log", Self.log)
-        try ws.write("inbox/ny-2026-11-20.log", Self.log)
-        try ws.write("inbox/nozone-2026-11-20.log", Self.log)
+        try ws.write("inbox/paris-2026-11-20.log", Self.log(pid: 1))
+        try ws.write("inbox/ny-2026-11-20.log", Self.log(pid: 2))
+        try ws.write("inbox/nozone-2026-11-20.log", Self.log(pid: 3))
         let inventory = try ws.write("inventory.csv", """
             udid,name,product_type,os_version,TimeZone
             UDID-PARIS,paris,"iPhone14,2",17.4,Europe/Paris
@@ -45,7 +48,7 @@ import Testing
     @Test("without a zone anywhere the log is read as UTC and says so; a time_zone that is no zone, or --tz, is a usage error naming it")
     func noZoneAndBadZones() throws {
         let ws = try Workspace()
-        try ws.write("inbox/plain-2026-11-20.log", Self.log)
+        try ws.write("inbox/plain-2026-11-20.log", Self.log())
         let inventory = try ws.write("inventory.csv", "name,os_version\nplain,17.4\n")
         let result = try run(ws, ["--inventory", inventory, "--quiet"])
         #expect([0, 1, 3].contains(result.status), "\(result.stderr)")
@@ -102,7 +105,7 @@ import Testing
     func failingThreeNights() throws {
         let ws = try Workspace()
         try ws.write("inbox/day1/broken-2026-11-20.log", "this is not a log line\nnor this\n")
-        try ws.write("inbox/good-2026-11-20.log", Self.log)
+        try ws.write("inbox/good-2026-11-20.log", Self.log())
         let ledger = ws.dir.appendingPathComponent("inbox/.locaudit-failures").path
 
         let first = try run(ws, ["--quiet"])

@@ -90,7 +90,7 @@ extension NightlyRun {
                 if FileManager.default.fileExists(atPath: ledgerPath) { try FileManager.default.removeItem(atPath: ledgerPath) }
             } else if next != ledger {
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try encoder.encode(next).write(to: URL(fileURLWithPath: ledgerPath), options: .atomic)
             }
         } catch {
