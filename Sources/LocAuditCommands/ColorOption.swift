@@ -25,8 +25,11 @@ enum Complete {
     static let rules = CompletionKind.list(RuleRegistry.descriptions.map(\.identifier))
     /// `FORMAT:` for `--report FORMAT[:PATH]`, then the shell's file names.
     static let reports = CompletionKind.list(OutputFormat.allCases.map { $0.rawValue + ":" } + OutputFormat.allCases.map(\.rawValue))
-    /// The saved queries found now (`query NAME`), and `.sql` files.
-    static let queries = CompletionKind.custom { _, _, _ in SavedQuery.all().map(\.name) }
+    /// The saved queries found now (`query NAME`), in `--queries DIR` too when the line has it.
+    static let queries = CompletionKind.custom { (words: [String], _: Int, _: String) -> [String] in
+        let given = words.firstIndex(of: "--queries").map { $0 + 1 }.flatMap { $0 < words.count ? words[$0] : nil }
+        return SavedQuery.all(in: SavedQuery.directories(explicit: given)).map(\.name)
+    }
     static let database = CompletionKind.file(extensions: ["sqlite"])
     static let config = CompletionKind.file(extensions: ["yml", "yaml"])
 }

@@ -20,8 +20,10 @@ struct QueryCommand: ParsableCommand {
             The connection is read-only: a statement that would write is refused and \
             changes nothing. Parameters are bound (:name in the SQL, --param name=VALUE \
             here), never spliced into the SQL. Saved queries are looked for in \
-            $LOCAUDIT_QUERIES, ./queries and the queries folder of the locaudit checkout or \
-            installation. One statement at a time. A read-only store is fine. A number \
+            --queries DIR, $LOCAUDIT_QUERIES, ./queries, the installed folder beside the \
+            binary (../share/locaudit/queries) and the queries folder of the checkout it \
+            was built in, in that order (the first query of a name wins); finding none, \
+            --list says where it looked (exit 1). One statement at a time. A read-only store is fine. A number \
             SQLite holds as infinite is Infinity or -Infinity in table and csv, null in \
             json; two columns of one name are refused in json (name them apart with AS). \
             Rows are printed as they are read (a table once its first 1000 rows have sized \
@@ -34,7 +36,7 @@ struct QueryCommand: ParsableCommand {
             there. The password comes from PGPASSWORD or ~/.pgpass.
 
             Exit codes: 0 rows printed (or none), 1 the query failed (or ran past \
-            --timeout), 2 usage error, 3 no \
+            --timeout, or no saved query was found), 2 usage error, 3 no \
             database, 6 the store cannot be used (cannot open it, not a locaudit store, \
             damaged), 7 standard output could not be written, 8 the central store cannot \
             be used (unreachable, login or TLS refused, no locaudit schema).
@@ -65,11 +67,21 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop the query after this many seconds (exit 1).", valueName: "seconds"))
     var timeout: Double?
 
+    @Option(help: ArgumentHelp("A folder of saved queries (.sql files), looked in first.", valueName: "dir"), completion: .directory)
+    var queries: String?
+
     @Flag(help: "List the saved queries with their descriptions and parameters.")
     var list = false
 
     func validate() throws {
         let chosen = [query != nil, sql != nil, list].filter { $0 }.count
+        try requirePath(queries, "--queries", "a folder (of saved queries, .sql files)")
+        if let queries {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: queries, isDirectory: &isDir), isDir.boolValue else {
+                throw ValidationError("--queries \(queries): no such folder; give the folder that holds the saved queries (.sql files).")
+            }
+        }
         if chosen != 1 { throw ValidationError("Give exactly one of: a saved query's name or a .sql file, --sql \"SELECT ...\", or --list.") }
         if let timeout, !(timeout > 0 && timeout <= 1e9) {
             throw ValidationError("--timeout takes a number of seconds above 0 (e.g. 30 or 0.5), at most 1e9 (got \(timeout)).")
@@ -80,9 +92,15 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
+        let folders = SavedQuery.directories(explicit: queries)
         if list {
+            let found = SavedQuery.all(in: folders)
+            if found.isEmpty {
+                printError(SavedQuery.noneFound(in: folders))
+                throw ExitCode(1)
+            }
             var out = ""
-            for q in SavedQuery.all() {
+            for q in found {
                 out += q.name + "\n"
                 if !q.description.isEmpty { out += "  \(q.description)\n" }
                 for p in q.parameters {
@@ -106,7 +124,7 @@ struct QueryCommand: ParsableCommand {
                     if let sql {
                         try CentralQuery.stream(sql, parameters: values, url: central, timeout: timeout, to: rows)
                     } else {
-                        try CentralQuery.stream(try SavedQuery.find(query!), parameters: values, url: central, timeout: timeout, to: rows)
+                        try CentralQuery.stream(try SavedQuery.find(query!, in: folders), parameters: values, url: central, timeout: timeout, to: rows)
                     }
                 }
             }
@@ -114,7 +132,7 @@ struct QueryCommand: ParsableCommand {
         }
         try withStore(store.path) {
             let store = try Store(path: store.path, access: .read)
-            let saved = try sql == nil ? SavedQuery.find(query!) : nil
+            let saved = try sql == nil ? SavedQuery.find(query!, in: folders) : nil
             // Each row printed as SQLite steps to it: nothing held but a table's first rows.
             try output.run {
                 try QueryRunner.stream(saved?.sql ?? sql!, parameters: values, defaults: saved?.defaults ?? [:], store: store, timeout: timeout,

@@ -19,11 +19,17 @@ struct RunCommand: ParsableCommand {
             are audited (a new Info.plist: its app on every device), the reports are \
             written and, with --archive, every file now in the store moves there under the \
             same relative path (a failed file stays, and so does a log that ends inside a \
-            line: its last line is held back, as in ingest, unless --complete). A run with \
-            nothing new says so and does nothing else. Device facts come from a sidecar \
+            line: its last line is held back, as in ingest, unless --complete). A file that \
+            fails the same way on three nights moves to INBOX/failed/ with a .why text beside \
+            it (nothing there is read; INBOX/.locaudit-failures counts the nights). A file \
+            that is no log at all (a README, an HTML page, a zip, a PDF, an image) is listed \
+            as ignored, with the reason, and left where it is. A run with nothing new says so \
+            and does nothing else. Device facts come from a sidecar \
             (NAME-DATE.ideviceinfo.txt) else from --inventory (a CSV \
-            udid,name,product_type,os_version; a log matches the row whose name, else \
-            UDID, is its file name's part before -YYYY-MM-DD).
+            udid,name,product_type,os_version[,time_zone]; a log matches the row whose \
+            name, else UDID, is its file name's part before -YYYY-MM-DD). A log whose \
+            lines carry no zone is read in its device's zone (the sidecar's TimeZone, the \
+            inventory's time_zone), else in --tz, else in UTC (and the report says so).
 
             A file modified less than --settle seconds ago (default 60) is still being \
             written: it is left for the next run with its sidecar, and the report and a \
@@ -62,7 +68,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder the day's exports land in.", valueName: "dir"), completion: .directory)
     var inbox: String
 
-    @Option(help: ArgumentHelp("Device facts for logs without a sidecar: CSV udid,name,product_type,os_version.", valueName: "file"), completion: .file(extensions: ["csv"]))
+    @Option(help: ArgumentHelp("Device facts for logs without a sidecar: CSV udid,name,product_type,os_version[,time_zone].", valueName: "file"), completion: .file(extensions: ["csv"]))
     var inventory: String?
 
     @Option(help: ArgumentHelp("Move ingested and already-ingested files here, keeping their path under the inbox.", valueName: "dir"), completion: .directory)
@@ -91,6 +97,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Day of the first line of the inbox's logs with times of day only (Console copies; default: the date in each file's name, else its modification time).", valueName: "yyyy-mm-dd"))
     var date: String?
 
+    @Option(help: ArgumentHelp("Time zone of zone-less logs whose device has none (sidecar or inventory time_zone win), e.g. Europe/Paris (default: UTC, and the report says so).", valueName: "zone"))
+    var tz: String?
+
     @Flag(help: "The inbox's files are whole: read a last line that has no newline (by default it is held back, as in ingest).")
     var complete = false
 
@@ -113,6 +122,9 @@ struct RunCommand: ParsableCommand {
         try validateWait(wait)
         if !(settle >= 0 && settle.isFinite) { throw ValidationError("--settle must be a number of seconds, 0 or more.") }
         try validateDate(date)
+        if let tz, TimeZone(identifier: tz) == nil {
+            throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
+        }
         try reporting.validate(database: store.path)
         if let pushTo { do { _ = try CentralURL(pushTo) } catch let error as CentralError { throw ValidationError(error.description) } }
     }
@@ -132,6 +144,7 @@ struct RunCommand: ParsableCommand {
         options.complete = complete
         options.settle = settle
         options.date = date.flatMap(CivilDate.init)
+        options.timeZone = tz.flatMap(TimeZone.init(identifier:))
         options.progress = !quiet
         do {
             options.inventory = try inventory.map(Inventory.read)

@@ -124,8 +124,9 @@ struct FileIngest {
             device.osVersion = version.version
             buildVersion = (build, version.version, version.exact)
         }
-        // Zone-less stamps are the device's local time: --tz, else the device's TimeZone.
-        parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
+        // Zone-less stamps are the device's local time: ingest's --tz, else the device's
+        // TimeZone (sidecar, inventory, store), else run's --tz.
+        parseOptions.zone = parseOptions.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:)) ?? ingester.options.fallbackZone
         return Setting(parse: parseOptions, device: device, build: buildVersion, link: link)
     }
 

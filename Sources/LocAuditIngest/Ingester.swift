@@ -24,6 +24,9 @@ public struct IngestOptions: Sendable {
     public var jobs = IngestOptions.defaultJobs
     /// The files are whole (`--complete`): a last line without its newline is read, not held back.
     public var complete = false
+    /// The zone of zone-less logs whose device has none (sidecar, inventory, store): `run --tz`.
+    /// Unlike `parse.zone` (`ingest --tz`), a device's own zone wins over it.
+    public var fallbackZone: TimeZone?
 
     /// Half the cores: one file already keeps two busy (reading and inflating, parsing,
     /// writing overlap), so more files at once only add contention (measured by
@@ -113,6 +116,8 @@ public final class Ingester: Sendable {
         package var links: [String] = []
         /// Folders (given, or inside one) that cannot be read: their files were not listed.
         package var unreadable: [String] = []
+        /// Markdown files inside a folder given (a README beside the logs): never read.
+        package var documents: [String] = []
     }
 
     /// Files under the given paths, sorted, hidden files and databases left out. A path given
@@ -150,7 +155,8 @@ public final class Ingester: Sendable {
                     case S_IFDIR:
                         walk(inner)
                     case S_IFREG:
-                        if name.hasSuffix(".sqlite") || name.hasSuffix("-wal") || name.hasSuffix("-shm") || name.hasSuffix(".md") { continue }
+                        if name.hasSuffix(".sqlite") || name.hasSuffix("-wal") || name.hasSuffix("-shm") { continue }
+                        if name.hasSuffix(".md") { expansion.documents.append(spelled(inner)); continue }
                         found.append(spelled(inner))
                     default:
                         continue // sockets, fifos, devices: never a log
@@ -161,6 +167,7 @@ public final class Ingester: Sendable {
             expansion.files += found.sorted()
         }
         expansion.links.sort()
+        expansion.documents.sort()
         return expansion
     }
 

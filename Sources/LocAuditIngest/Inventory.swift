@@ -1,8 +1,10 @@
 import Foundation
 import LocAuditModel
 
-/// A fleet's device list, `udid,name,product_type,os_version` (a header row names the
-/// columns, in any order; `udid` or `name`, and `os_version`, are required).
+/// A fleet's device list, `udid,name,product_type,os_version[,time_zone]` (a header row names
+/// the columns, in any order; `udid` or `name`, and `os_version`, are required; `time_zone`,
+/// also spelled `TimeZone` as ideviceinfo names it, is the device's IANA zone: its zone-less
+/// lines are read in it).
 ///
 /// A log is matched to a device by its file name, before any line is read (its time zone
 /// and iOS version are needed from the first line on): fleet files are named
@@ -24,7 +26,7 @@ public struct Inventory: Sendable, Equatable {
     static func parse(_ text: String, path: String) throws -> Inventory {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let header = lines.first.map({ Inventory.cells($0.lowercased()) }),
+        guard let header = lines.first.map({ Inventory.cells($0.lowercased()).map { $0 == "timezone" ? "time_zone" : $0 } }),
               header.contains("os_version"), header.contains("udid") || header.contains("name") else {
             throw InventoryError(description: "\(path):1: the inventory needs a header row udid,name,product_type,os_version.")
         }
@@ -35,10 +37,14 @@ public struct Inventory: Sendable, Equatable {
                 throw InventoryError(description: "\(path):\(index + 1): \(cells.count) cells where the header has \(header.count).")
             }
             func cell(_ column: String) -> String? { header.firstIndex(of: column).map { cells[$0] }.flatMap { $0.isEmpty ? nil : $0 } }
-            let facts = DeviceFacts(udid: cell("udid"), name: cell("name"), productType: cell("product_type"), osVersion: cell("os_version"))
+            let facts = DeviceFacts(udid: cell("udid"), name: cell("name"), productType: cell("product_type"), osVersion: cell("os_version"),
+                                    timeZone: cell("time_zone"))
             guard facts.id != nil else { throw InventoryError(description: "\(path):\(index + 1): a device without udid or name.") }
             if let version = facts.osVersion, IOSVersion(version) == nil {
                 throw InventoryError(description: "\(path):\(index + 1): os_version '\(version)' is not an iOS version like 17.4.1.")
+            }
+            if let zone = facts.timeZone, TimeZone(identifier: zone) == nil {
+                throw InventoryError(description: "\(path):\(index + 1): time_zone '\(zone)' is not a time zone; use an IANA name like Europe/Paris.")
             }
             devices.append(facts)
         }

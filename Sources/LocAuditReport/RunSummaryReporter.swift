@@ -18,6 +18,17 @@ public enum RunSummaryReporter {
             out += "\nFailed (nothing of these was stored; fix and leave them in the inbox for the next run):\n"
             for f in run.failedFiles { out += "  \(ReportText.oneLine(f.path)): \(ReportText.oneLine(f.error ?? "unknown error"))\n" }
         }
+        if !run.quarantined.isEmpty {
+            out += "\nMoved to the inbox's failed/ folder (they failed the same way night after night; a .why beside each says why; "
+                + "nothing there is read):\n"
+            for q in run.quarantined {
+                out += "  \(ReportText.oneLine(q.from)) -> \(ReportText.oneLine(q.to)) (failed on \(q.nights.joined(separator: ", ")))\n"
+            }
+        }
+        if !run.ignored.isEmpty {
+            out += "\nIgnored (not logs; left where they are):\n"
+            for (path, why) in run.ignored { out += "  \(ReportText.oneLine(path)): \(ReportText.oneLine(why))\n" }
+        }
         if !run.settling.isEmpty {
             out += "\nLeft for the next run (it or its sidecar changed in the last \(RunReport.seconds(run.settle)) s):\n"
             for path in run.settling { out += "  \(ReportText.oneLine(path))\n" }

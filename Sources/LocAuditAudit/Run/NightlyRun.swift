@@ -30,6 +30,9 @@ public struct RunOptions: Sendable {
     public var settle: TimeInterval = 60
     /// The day of the first line of logs with times of day only (`--date`).
     public var date: CivilDate?
+    /// The zone of zone-less logs whose device has none (`--tz`): a sidecar's or the
+    /// inventory's zone wins.
+    public var timeZone: TimeZone?
     /// Draw a progress bar on standard error when it is a terminal (not with `--quiet`).
     public var progress = false
 
@@ -61,6 +64,12 @@ public struct RunReport: Sendable {
     public var archived: [(from: String, to: String)] = []
     /// Files that could not be moved, and why (they stay in the inbox).
     public var notArchived: [(path: String, why: String)] = []
+    /// Files of the inbox that are no log at all (a README, an HTML page, a zip), and why:
+    /// not read, not failed, left where they are.
+    public var ignored: [(path: String, why: String)] = []
+    /// Files that failed the same way on `FailureLedger.nights` nights, moved tonight to the
+    /// inbox's `failed/` folder (with a `.why` beside each): inbox path, new path, the nights.
+    public var quarantined: [(from: String, to: String, nights: [String])] = []
     /// When the earlier runs started that stored files but were stopped before their audit
     /// (killed, a reboot, a timeout): this run audited what they stored, with its own.
     public var owed: [String] = []
@@ -122,8 +131,16 @@ public struct NightlyRun {
         let lastEventBefore = mine.afterEvent
         let inbox = try Ingester.expand([options.inbox])
         for link in inbox.links { log.notice("\(Ingester.linkSkipped(link, inside: "inbox"))") }
+        // The inbox's failed/ folder holds the files that failed night after night: never read.
+        var ignored: [(path: String, why: String)] = inbox.documents.filter { !isQuarantined($0) }
+            .map { (path: $0, why: NotALog.reason($0) ?? "a document (.md), not a log") }
+        var candidates: [String] = []
+        for path in inbox.files where !isQuarantined(path) {
+            if let why = NotALog.reason(path) { ignored.append((path: path, why: why)) } else { candidates.append(path) }
+        }
+        for (path, why) in ignored { log.info("\(Printable.line(path)): ignored, \(why)") }
         // An unreadable folder goes on to the ingest, which fails it (exit 5) with a sentence.
-        let (ready, settling) = settled(inbox.files + inbox.unreadable)
+        let (ready, settling) = settled(candidates + inbox.unreadable.filter { !isQuarantined($0) })
         for path in settling {
             log.notice("\(Printable.line(path)): it or its sidecar changed in the last \(RunReport.seconds(options.settle)) s; left for the next run")
         }
@@ -133,6 +150,7 @@ public struct NightlyRun {
         ingestOptions.catalogFiles = options.catalogFiles
         ingestOptions.complete = options.complete
         ingestOptions.parse.date = options.date
+        ingestOptions.fallbackZone = options.timeZone
         ingestOptions.quiet = !options.progress
         let ingest = try Ingester(store: store, options: ingestOptions).run { [log] file in
             switch file.outcome {
@@ -148,6 +166,7 @@ public struct NightlyRun {
         let new = ingest.files.filter { $0.outcome == .ingested }
         let unknown = new.filter { $0.isLog && ($0.device == nil || $0.device == "unknown" || $0.iosVersion == nil) }
         var report = RunReport(inbox: options.inbox, ingest: ingest, unknownFacts: unknown, settling: settling, settle: options.settle)
+        report.ignored = ignored
         for file in unknown {
             log.warning("\(Printable.line(file.path)): \(file.iosVersion == nil ? "iOS version" : "device") unknown; add a sidecar .ideviceinfo.txt or a row to the inventory")
         }
@@ -183,6 +202,7 @@ public struct NightlyRun {
         }
         // The audit is recorded (or there was nothing to audit): this run and those before owe nothing.
         try store.settle(owed + [mine])
+        countFailures(&report)
         if let archive = options.archive { self.archive(into: archive, store: store, &report) }
         return report
     }

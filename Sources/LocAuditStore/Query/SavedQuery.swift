@@ -108,22 +108,43 @@ public struct SavedQuery: Sendable, Equatable {
         return Parameter(name: name, defaultValue: nil, description: words.dropFirst().joined(separator: " "))
     }
 
-    /// Where saved queries are looked for, in order: `$LOCAUDIT_QUERIES`, `./queries`,
-    /// and the `queries` folder of the checkout or installation the binary runs from.
-    public static func directories() -> [URL] {
+    /// Where saved queries are looked for, in order: `--queries DIR` (`explicit`),
+    /// `$LOCAUDIT_QUERIES`, `./queries`, the installed folder beside the binary
+    /// (`BIN/../share/locaudit/queries`, as `scripts/install.sh` lays it out), then the
+    /// `queries` folder of the checkout the binary was built in (`swift run`, `.build/debug`).
+    public static func directories(explicit: String? = nil) -> [URL] {
         var dirs: [URL] = []
+        if let explicit, !explicit.isEmpty { dirs.append(URL(fileURLWithPath: explicit)) }
         if let env = ProcessInfo.processInfo.environment["LOCAUDIT_QUERIES"], !env.isEmpty {
             dirs.append(URL(fileURLWithPath: env))
         }
         dirs.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("queries"))
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        var dir = executableDirectory()
+        dirs.append(dir.deletingLastPathComponent().appendingPathComponent("share/locaudit/queries"))
         for _ in 0..<4 {
             dirs.append(dir.appendingPathComponent("queries"))
-            dirs.append(dir.appendingPathComponent("share/locaudit/queries"))
             dir.deleteLastPathComponent()
         }
         var seen = Set<String>()
         return dirs.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// The folder of the running binary, its links resolved (a link in /usr/local/bin to an
+    /// installed binary finds the installation's share folder).
+    static func executableDirectory() -> URL {
+        var path = CommandLine.arguments.first ?? ""
+        // A bare name was found on PATH: the kernel's link names the file itself.
+        if !path.contains("/"), let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            path = linked
+        }
+        return URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// The sentence for a search that found no query: each folder looked in, and what to do.
+    public static func noneFound(in directories: [URL]) -> String {
+        let places = directories.map(\.path).joined(separator: ", ")
+        return "no saved queries found: looked for .sql files in \(places). Give --queries DIR, set LOCAUDIT_QUERIES=DIR, "
+            + "or install locaudit with scripts/install.sh (its queries go to PREFIX/share/locaudit/queries, beside PREFIX/bin/locaudit)."
     }
 
     /// Every saved query found, the first of each name winning, sorted by name.
@@ -156,6 +177,7 @@ public struct SavedQuery: Sendable, Equatable {
                 let path = dir.appendingPathComponent(nameOrPath + ".sql").path
                 if let text = try? String(contentsOfFile: path, encoding: .utf8) { _ = try parse(text, path: path) }
             }
+            if known.isEmpty { throw QueryError("no saved query named '\(nameOrPath)': " + noneFound(in: directories)) }
             throw QueryError("no saved query named '\(nameOrPath)'. `locaudit query --list` shows them: \(known.map(\.name).joined(separator: ", ")).")
         }
         return query
