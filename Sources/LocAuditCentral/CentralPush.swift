@@ -92,16 +92,8 @@ struct Pusher: Sendable {
         ("lines_read", "bigint"), ("events", "bigint"), ("skipped", "text"), ("notes", "text"), ("ingested_at", "text"),
     ]
     /// The documented columns of `events` (docs/schema.md), less `id`, `time` and `source_id` (translated).
-    static let eventColumns: Columns = [
-        ("line", "bigint"), ("device_id", "text"), ("time_us", "bigint"), ("utc_offset", "bigint"),
-        ("process", "text"), ("pid", "bigint"), ("app_pid", "bigint"), ("bundle_id", "text"), ("bundle_via", "text"),
-        ("kind", "text"), ("pattern", "text"), ("status", "text"), ("accuracy", "text"), ("temporary", "bigint"),
-        ("provisional", "bigint"), ("reason", "text"), ("app_state", "text"), ("service", "text"), ("call", "text"),
-        ("horizontal_accuracy", "double precision"), ("latitude", "double precision"), ("longitude", "double precision"),
-        ("location_private", "bigint"), ("property", "text"), ("value", "text"), ("prompt_kind", "text"),
-        ("prompt_options", "text"), ("choice", "text"), ("purpose_key", "text"), ("visible", "bigint"), ("intent", "text"),
-        ("user_kill", "bigint"), ("message", "text"), ("fingerprint", "bigint"),
-    ]
+    static let eventColumns: Columns = EventFields.copied.filter { !["id", "source_id"].contains($0.name) }
+        .map { (name: $0.name, type: $0.postgresType) }
     static let sessionColumns: Columns = [
         ("device_id", "text"), ("bundle_id", "text"), ("pid", "bigint"), ("start_us", "bigint"), ("start", "text"),
         ("end_us", "bigint"), ("end", "text"), ("end_reason", "text"), ("launch_intent", "text"), ("relaunch_service", "text"),

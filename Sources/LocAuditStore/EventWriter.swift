@@ -44,8 +44,9 @@ package final class EventWriter: ParseSink {
 
     /// The `event_rows` columns `write` binds, in order (ids into `names` for the texts every
     /// row repeats).
-    static let columns = ["source_id", "device_ref", "line", "time_us", "utc_offset", "process_ref", "pid", "kind_ref", "pattern_ref"]
-        + EventColumn.allCases.map { $0 == .bundleId ? "bundle_ref" : $0.rawValue } + ["via_ref", "fingerprint"]
+    static let columns: [String] = (["source_id", "device_id", "line", "time_us", "utc_offset", "process", "pid", "kind", "pattern"]
+        .map(EventFields.named) + eventColumns.map(EventFields.filled) + ["bundle_via", "fingerprint"].map(EventFields.named))
+        .compactMap(\.rowColumn)
 
     /// The budget of each of several files read at once.
     package static let sharedBudgetBytes = 16 << 20
@@ -367,43 +368,10 @@ final class MessageWriter {
 /// good for as long as that).
 package final class StoreCopy {
     /// The documented columns of `events` an event is given in, in this order: the view's, less `time`.
-    package static let eventColumns = [
-        "id", "source_id", "line", "device_id", "time_us", "utc_offset", "process", "pid", "app_pid", "bundle_id", "bundle_via",
-        "kind", "pattern", "status", "accuracy", "temporary", "provisional", "reason", "app_state", "service", "call",
-        "horizontal_accuracy", "latitude", "longitude", "location_private", "property", "value", "prompt_kind", "prompt_options",
-        "choice", "purpose_key", "visible", "intent", "message", "fingerprint", "user_kill",
-    ]
+    package static let eventColumns = EventFields.copied.map(\.name)
     /// What becomes of each of those columns in `event_rows`, in the same order.
-    private enum Column {
-        /// Kept as it is.
-        case plain(String)
-        /// A name: its id in `names`, in the `_ref` column.
-        case named(String)
-        /// `value`: a whole number is stored as one.
-        case value
-        /// `message`: into `event_messages`.
-        case message
-    }
-    private static let columns: [Column] = eventColumns.map { column in
-        switch column {
-        case "device_id": .named("device_ref")
-        case "process": .named("process_ref")
-        case "bundle_id": .named("bundle_ref")
-        case "bundle_via": .named("via_ref")
-        case "kind": .named("kind_ref")
-        case "pattern": .named("pattern_ref")
-        case "value": .value
-        case "message": .message
-        default: .plain(column)
-        }
-    }
-    private static let rowColumns = columns.compactMap { column -> String? in
-        switch column {
-        case .plain(let name), .named(let name): name
-        case .value: "value"
-        case .message: nil
-        }
-    }
+    private static let columns = EventFields.copied
+    private static let rowColumns = columns.compactMap(\.rowColumn)
 
     private let db: Database
     private let names: EventNames
@@ -448,10 +416,8 @@ package final class StoreCopy {
         }
         var message = ""
         for (column, value) in zip(Self.columns, values) {
-            switch column {
-            case .plain: bind(value)
-            case .named: bind(try String.fromDatabaseValue(value).map { try names.id($0).databaseValue } ?? .null)
-            case .value:
+            switch column.storage {
+            case .plain where column.type == .integerOrText:
                 // A value that is a whole number is stored as one (`Normaliser.value`): a text
                 // `value` never reads as an integer. A store that keeps values as text gives it back.
                 if let text = String.fromDatabaseValue(value), let number = Int64(text) {
@@ -459,7 +425,10 @@ package final class StoreCopy {
                 } else {
                     bind(value)
                 }
+            case .plain: bind(value)
+            case .named: bind(try String.fromDatabaseValue(value).map { try names.id($0).databaseValue } ?? .null)
             case .message: message = String.fromDatabaseValue(value) ?? ""
+            case .computed: continue
             }
         }
         let rc = sqlite3_step(stmt)

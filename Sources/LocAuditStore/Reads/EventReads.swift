@@ -6,43 +6,84 @@ import LocAuditRead
 
 // The hot read of the audit: every event of the apps in scope, through a raw statement.
 
+/// The columns of `event_rows` the audit reads, by name: a case's place is its column in the
+/// statement (`AppEvent.selection`), so a read names its column and cannot miss its index.
+enum ReadColumn: Int32, CaseIterable {
+    case id, kind, timeUS, appPid, sourceId, line, status, accuracy, temporary, provisional, reason, appState, service, call,
+         horizontalAccuracy, locationPrivate, property, value, promptKind, promptOptions, choice, purposeKey, visible, intent,
+         fingerprint, userKill
+
+    /// Its `events` field (docs/schema.md).
+    var field: EventField {
+        switch self {
+        case .id: EventFields.named("id")
+        case .kind: EventFields.named("kind")
+        case .timeUS: EventFields.named("time_us")
+        case .sourceId: EventFields.named("source_id")
+        case .line: EventFields.named("line")
+        case .fingerprint: EventFields.named("fingerprint")
+        case .appPid: EventFields.filled(by: .appPid)
+        case .status: EventFields.filled(by: .status)
+        case .accuracy: EventFields.filled(by: .accuracy)
+        case .temporary: EventFields.filled(by: .temporary)
+        case .provisional: EventFields.filled(by: .provisional)
+        case .reason: EventFields.filled(by: .reason)
+        case .appState: EventFields.filled(by: .appState)
+        case .service: EventFields.filled(by: .service)
+        case .call: EventFields.filled(by: .call)
+        case .horizontalAccuracy: EventFields.filled(by: .horizontalAccuracy)
+        case .locationPrivate: EventFields.filled(by: .locationPrivate)
+        case .property: EventFields.filled(by: .property)
+        case .value: EventFields.filled(by: .value)
+        case .promptKind: EventFields.filled(by: .promptKind)
+        case .promptOptions: EventFields.filled(by: .promptOptions)
+        case .choice: EventFields.filled(by: .choice)
+        case .purposeKey: EventFields.filled(by: .purposeKey)
+        case .visible: EventFields.filled(by: .visible)
+        case .intent: EventFields.filled(by: .intent)
+        case .userKill: EventFields.filled(by: .userKill)
+        }
+    }
+}
+
 extension AppEvent {
-    /// The `event_rows` columns `load` reads, in order.
-    static let selection = """
-        id, kind_ref, time_us, app_pid, source_id, line, status, accuracy, temporary, provisional,
-        reason, app_state, service, call, horizontal_accuracy, location_private, property, value, prompt_kind,
-        prompt_options, choice, purpose_key, visible, intent, fingerprint, user_kill
-        """
+    /// The `event_rows` columns `load` reads, in `ReadColumn`'s order.
+    static let selection = ReadColumn.allCases.map { column in
+        guard let stored = column.field.rowColumn else { preconditionFailure("\(column.field.name) is not kept in event_rows") }
+        return stored
+    }.joined(separator: ", ")
 
     /// Reads the current row of a statement selecting `selection`, an event of `group`; nil
     /// for an unknown kind.
     static func read(_ stmt: OpaquePointer, group: EventGroup, kinds: [Int64: EventKind], strings: inout StringTable) -> AppEvent? {
         // Most text columns have few distinct values: intern them. Most columns are NULL: a
         // NULL is a NULL text pointer, or a 0 whose type says so (a call per column saved).
-        func text(_ i: Int32) -> String? { strings.intern(stmt, i) }
-        func int(_ i: Int32) -> Int64? {
-            let v = sqlite3_column_int64(stmt, i)
-            return v != 0 || sqlite3_column_type(stmt, i) != SQLITE_NULL ? v : nil
+        func text(_ c: ReadColumn) -> String? { strings.intern(stmt, c.rawValue) }
+        func int(_ c: ReadColumn) -> Int64? {
+            let v = sqlite3_column_int64(stmt, c.rawValue)
+            return v != 0 || sqlite3_column_type(stmt, c.rawValue) != SQLITE_NULL ? v : nil
         }
-        func real(_ i: Int32) -> Double? {
-            let v = sqlite3_column_double(stmt, i)
-            return v != 0 || sqlite3_column_type(stmt, i) != SQLITE_NULL ? v : nil
+        func required(_ c: ReadColumn) -> Int64 { sqlite3_column_int64(stmt, c.rawValue) }
+        func real(_ c: ReadColumn) -> Double? {
+            let v = sqlite3_column_double(stmt, c.rawValue)
+            return v != 0 || sqlite3_column_type(stmt, c.rawValue) != SQLITE_NULL ? v : nil
         }
-        func flag(_ i: Int32) -> Bool? { int(i).map { $0 != 0 } }
-        guard let kind = kinds[sqlite3_column_int64(stmt, 1)] else { return nil }
-        let statusText = text(6)
+        func flag(_ c: ReadColumn) -> Bool? { int(c).map { $0 != 0 } }
+        guard let kind = kinds[required(.kind)] else { return nil }
+        let statusText = text(.status)
         return AppEvent(
-            id: sqlite3_column_int64(stmt, 0), kind: kind, timeUS: sqlite3_column_int64(stmt, 2),
-            deviceId: group.deviceId, bundleId: group.bundleId, appPid: int(3),
-            sourceId: sqlite3_column_int64(stmt, 4), line: Int(sqlite3_column_int64(stmt, 5)), statusText: statusText,
-            accuracy: text(7).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(8), provisional: flag(9),
-            reason: text(10), appState: text(11).flatMap(AppState.init(rawValue:)),
-            service: text(12).flatMap(LocationService.init(rawValue:)), call: text(13),
-            horizontalAccuracy: real(14),
-            locationPrivate: int(15) == 1, property: text(16),
-            value: sqlite3_column_type(stmt, 17) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, 17) : nil,
-            promptKind: text(18), promptOptions: text(19), choice: text(20), purposeKey: text(21), visible: flag(22),
-            intent: text(23), fingerprint: sqlite3_column_int64(stmt, 24), userKill: flag(25),
+            id: required(.id), kind: kind, timeUS: required(.timeUS),
+            deviceId: group.deviceId, bundleId: group.bundleId, appPid: int(.appPid),
+            sourceId: required(.sourceId), line: Int(truncatingIfNeeded: required(.line)), statusText: statusText,
+            accuracy: text(.accuracy).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(.temporary),
+            provisional: flag(.provisional), reason: text(.reason), appState: text(.appState).flatMap(AppState.init(rawValue:)),
+            service: text(.service).flatMap(LocationService.init(rawValue:)), call: text(.call),
+            horizontalAccuracy: real(.horizontalAccuracy),
+            locationPrivate: int(.locationPrivate) == 1, property: text(.property),
+            value: sqlite3_column_type(stmt, ReadColumn.value.rawValue) == SQLITE_INTEGER ? required(.value) : nil,
+            promptKind: text(.promptKind), promptOptions: text(.promptOptions), choice: text(.choice),
+            purposeKey: text(.purposeKey), visible: flag(.visible), intent: text(.intent),
+            fingerprint: required(.fingerprint), userKill: flag(.userKill),
             status: statusText.flatMap(AuthorizationStatus.init(rawValue:)))
     }
 }
