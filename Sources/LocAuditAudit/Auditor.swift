@@ -45,7 +45,7 @@ public struct Auditor {
                 checked += timeline.count
                 let before = evaluation.findings.count
                 evaluation.add(timeline)
-                let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, Timestamps.isoUTC($0)) } })
+                let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, $0) } })
                 if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
             }
             var (raw, coverage, checks) = evaluation.finish()
@@ -74,7 +74,7 @@ public struct Auditor {
         // Accepted findings (`.locaudit.yml`): reported as suppressed, not failing the run.
         try store.markSuppressed(&report, options.suppressions)
         // The reporters draw the findings' sessions from this replay, not from a second one.
-        let reported = Set(report.findings.compactMap { f in f.sessionStart.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
+        let reported = Set(report.findings.compactMap { f in f.sessionStartUS.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
         report.sessions = named.filter { reported.contains(SessionKey($0.session)) }
         try store.recordVerdict(of: report)
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
@@ -83,13 +83,13 @@ public struct Auditor {
     }
 }
 
-/// A session as findings name it: device, app, process and start (ISO 8601 UTC).
+/// A session as findings name it: device, app, process and start (UTC microseconds).
 private struct SessionKey: Hashable {
-    var device: String, bundleId: String, pid: Int64?, start: String
-    init(_ device: String, _ bundleId: String, _ pid: Int64?, _ start: String) {
-        (self.device, self.bundleId, self.pid, self.start) = (device, bundleId, pid, start)
+    var device: String, bundleId: String, pid: Int64?, startUS: Int64
+    init(_ device: String, _ bundleId: String, _ pid: Int64?, _ startUS: Int64) {
+        (self.device, self.bundleId, self.pid, self.startUS) = (device, bundleId, pid, startUS)
     }
-    init(_ session: Session) { self.init(session.deviceId, session.bundleId, session.pid, Timestamps.isoUTC(session.startUS)) }
+    init(_ session: Session) { self.init(session.deviceId, session.bundleId, session.pid, session.startUS) }
 }
 
 extension AuditInput {
@@ -108,7 +108,7 @@ extension AuditInput {
             .map { EvidenceLine(file: sources[$0.1.source]?.path ?? "?", line: $0.1.line, event: $0.0) }
         evidence.insert(contentsOf: raw.plists.map { EvidenceLine(file: $0, line: nil) }, at: 0)
         return Finding(rule: raw.rule.identifier, severity: raw.rule.severity, device: raw.deviceId, bundleId: raw.bundleId,
-                       pid: raw.pid, sessionStart: raw.sessionStartUS.map(Timestamps.isoUTC), time: Timestamps.isoUTC(first.timeUS),
+                       pid: raw.pid, sessionStartUS: raw.sessionStartUS, time: Timestamps.isoUTC(first.timeUS),
                        message: message, evidence: evidence, fingerprint: raw.fingerprint,
                        timeUS: first.timeUS, osVersion: raw.osVersion?.text)
     }

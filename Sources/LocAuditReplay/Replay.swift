@@ -242,7 +242,7 @@ extension ReplayState {
         case .whenInUse?: return .first(.whenInUse)
         case .alwaysUpgrade?: return .upgrade
         case .always?:
-            let options = PromptChoice.options(e.promptOptions)
+            let options = Set(e.promptOptions)
             if options.contains(.keepWhenInUse) { return .upgrade }
             switch settingsStatus {
             case .authorizedWhenInUse?: return .upgrade

@@ -14,8 +14,7 @@ public struct SessionTimeline: Sendable, Equatable {
     /// The drawn span: the session, and any line of its process after its end.
     public var startUS: Int64
     public var endUS: Int64
-    /// `terminated`, `next-launch` or `end-of-log`.
-    public var endReason: String
+    public var endReason: Session.EndReason
     /// App state, authorization, accuracy, blue bar and services, in that order.
     public var lanes: [Lane]
     public var deliveries: [Delivery]
@@ -218,14 +217,13 @@ extension SessionTimeline {
     /// The timelines of the `sessions` (in device, app and time order) that session findings
     /// name, each with its own findings.
     package static func timelines(of sessions: some Sequence<ReplayedSession>, findings: [Finding]) -> [SessionTimeline] {
-        let sessionFindings = findings.filter { $0.sessionStart != nil }
+        let sessionFindings = findings.filter { $0.sessionStartUS != nil }
         guard !sessionFindings.isEmpty else { return [] }
         var timelines: [SessionTimeline] = []
         for replayed in sessions {
             let s = replayed.session
-            let start = Timestamps.isoUTC(s.startUS)
             let own = sessionFindings.filter {
-                $0.device == s.deviceId && $0.bundleId == s.bundleId && $0.pid == s.pid && $0.sessionStart == start
+                $0.device == s.deviceId && $0.bundleId == s.bundleId && $0.pid == s.pid && $0.sessionStartUS == s.startUS
             }
             if !own.isEmpty { timelines.append(SessionTimeline(replayed, findings: own)) }
         }
@@ -245,7 +243,7 @@ extension SessionTimeline {
         let drawn = session.events.filter { $0.kind != .accessBegin && $0.kind != .accessEnd }
         startUS = min(session.startUS, drawn.first?.timeUS ?? session.startUS)
         endUS = max(session.endUS, drawn.last?.timeUS ?? session.endUS)
-        endReason = session.endReason.rawValue
+        endReason = session.endReason
 
         // The state from the start, then after each event (and the event).
         var changes: [(timeUS: Int64, state: ReplayState, event: AppEvent?)] = [(startUS, replayed.initial, nil)]
@@ -325,9 +323,8 @@ extension SessionTimeline {
         for event in events {
             switch event.kind {
             case .prompt:
-                let options = (event.promptOptions ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 prompts.append(Prompt(shown: .init(event: event.id, timeUS: event.timeUS, kind: event.promptKind?.rawValue,
-                                                   options: options.filter { !$0.isEmpty })))
+                                                   options: event.promptOptions.map(\.rawValue))))
             case .promptResponse:
                 let answer = Prompt.Answer(event: event.id, timeUS: event.timeUS, choice: event.choice)
                 if let last = prompts.indices.last, prompts[last].shown != nil, prompts[last].answer == nil {

@@ -63,7 +63,7 @@ struct TimelineDrawing {
             <section class="session" id="session-\(index)" aria-labelledby="session-\(index)-title">
             <h3 id="session-\(index)-title">\(HTMLFormat.escape(timeline.bundleId)) on \(deviceHTML)\(HTMLFormat.escape(details))</h3>
             <p>\(HTMLFormat.escape(HTMLFormat.readable(Timestamps.isoUTC(timeline.startUS)))) to \(HTMLFormat.escape(endText)) \
-            (ended: \(HTMLFormat.escape(timeline.endReason.replacingOccurrences(of: "-", with: " ")))) · \
+            (ended: \(HTMLFormat.escape(timeline.endReason.rawValue.replacingOccurrences(of: "-", with: " ")))) · \
             \(HTMLFormat.plural(timeline.deliveries.count, "delivery", "deliveries")), \(background) in background</p>
 
             """

@@ -84,7 +84,7 @@ private extension ReplayStep {
         }
         if !behaviour.hasAllowOnce {
             if e.kind == .promptResponse, e.choice == .allowOnce { return "choice \"\(PromptChoice.allowOnce.rawValue)\"" }
-            if e.kind == .prompt, PromptChoice.options(e.promptOptions).contains(.allowOnce) { return "prompt option \"\(PromptChoice.allowOnce.rawValue)\"" }
+            if e.kind == .prompt, e.promptOptions.contains(.allowOnce) { return "prompt option \"\(PromptChoice.allowOnce.rawValue)\"" }
             if e.kind == .statusChange, e.temporary == true { return "temporary (Allow Once) status" }
             if e.kind == .statusChange, e.provisional == true { return "provisional Always" }
         }

@@ -341,7 +341,7 @@ struct RenderedAudit {
         #expect(clean.contains("id=\"verdict\">PASS</p>"))
         #expect(clean.contains("12 rule checks"))
         let low = Finding(rule: "unexpected-blue-bar", severity: .low, device: "device-1", bundleId: "com.example.app", pid: 7,
-                          sessionStart: nil, time: "2026-11-20T09:00:05.000000Z", message: "blue bar", evidence: [],
+                          sessionStartUS: nil, time: "2026-11-20T09:00:05.000000Z", message: "blue bar", evidence: [],
                           fingerprint: "f1", timeUS: 0, osVersion: "10.3.3")
         let below = HTMLReporter.generateReport(Self.report(findings: [low], evaluated: 12), timelines: [], evidence: [:], options: ReportOptions())
         #expect(below.contains("id=\"verdict\">PASS, 1 finding below high (1 low)</p>"))
@@ -353,7 +353,7 @@ struct RenderedAudit {
         var evidence: [Int64: EvidenceText] = [:]
         for line in lines { evidence[line.event!] = EvidenceText(event: line.event!, file: "device.log", line: line.line!, time: "2026-11-20T09:00:00.000000Z", message: "delivery") }
         let finding = Finding(rule: "delivery-without-authorization", severity: .critical, device: "device-1", bundleId: "com.example.app",
-                              pid: 7, sessionStart: nil, time: "2026-11-20T09:00:05.000000Z", message: "location delivered", evidence: lines,
+                              pid: 7, sessionStartUS: nil, time: "2026-11-20T09:00:05.000000Z", message: "location delivered", evidence: lines,
                               fingerprint: "f1", timeUS: 0, osVersion: "17.5")
         let html = HTMLReporter.generateReport(Self.report(findings: [finding], evaluated: 3), timelines: [], evidence: evidence, options: ReportOptions())
         #expect(occurrences(of: "<li id=\"ev-", in: html) == 50)
@@ -392,7 +392,7 @@ struct RenderedAudit {
     /// A report whose every log-borne string carries `hostile`.
     static func hostileReport() -> (AuditReport, [SessionTimeline], [Int64: EvidenceText]) {
         let finding = Finding(rule: "missing-blue-bar", severity: .high, device: "dev" + hostile, bundleId: "app" + hostile, pid: 7,
-                              sessionStart: "2026-11-20T09:00:00.000000Z", time: "2026-11-20T09:00:05.000000Z",
+                              sessionStartUS: AuditOptions.parseTime("2026-11-20T09:00:00.000000Z"), time: "2026-11-20T09:00:05.000000Z",
                               message: "message " + hostile, evidence: [EvidenceLine(file: "file" + hostile + ".log", line: 3, event: 42),
                                                                          EvidenceLine(file: "plist" + hostile, line: nil)],
                               fingerprint: "f1", timeUS: 1_795_165_205_000_000, osVersion: "13" + hostile)
@@ -407,7 +407,7 @@ struct RenderedAudit {
         let start: Int64 = 1_795_165_200_000_000
         let timeline = SessionTimeline(
             deviceId: finding.device, bundleId: finding.bundleId, pid: 7, osVersion: finding.osVersion, sessionStart: finding.sessionStart!,
-            startUS: start, endUS: start + 10_000_000, endReason: "terminated",
+            startUS: start, endUS: start + 10_000_000, endReason: .terminated,
             lanes: [SessionTimeline.Lane(kind: .services, intervals: [.init(startUS: start, endUS: start + 10_000_000, value: "svc" + hostile)])],
             deliveries: [.init(event: 42, timeUS: start + 5_000_000, horizontalAccuracy: 10, background: true, coordinate: nil)],
             findings: [.init(fingerprint: "f1", rule: "rule" + hostile, severity: .high, timeUS: start + 5_000_000,

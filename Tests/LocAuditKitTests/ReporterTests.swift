@@ -18,16 +18,16 @@ import Testing
     static func fixture(message: String = "background delivery under WhenInUse with no blue bar (2 times)",
                         bundle: String = "com.example.runner", file: String = "logs/qa-iphone12-2026-11-20.log.gz") -> AuditReport {
         let session = Finding(rule: "missing-blue-bar", severity: .high, device: "00008101-00085E0284779021", bundleId: bundle,
-                              pid: 1347, sessionStart: "2026-11-20T13:05:44.000000Z", time: "2026-11-20T13:05:48.000000Z",
+                              pid: 1347, sessionStartUS: AuditOptions.parseTime("2026-11-20T13:05:44.000000Z"), time: "2026-11-20T13:05:48.000000Z",
                               message: message, evidence: [EvidenceLine(file: file, line: 150, event: 7), EvidenceLine(file: file, line: 151, event: 8)],
                               fingerprint: "f-session", timeUS: 1_795_093_548_000_000, osVersion: "12.5.7")
         let config = Finding(rule: "deprecated-usage-key", severity: .low, device: "00008101-00085E0284779021", bundleId: "com.example.legacy",
-                             pid: nil, sessionStart: nil, time: "2026-11-20T08:41:00.000000Z",
+                             pid: nil, sessionStartUS: nil, time: "2026-11-20T08:41:00.000000Z",
                              message: #"only "NSLocationAlwaysUsageDescription" for Always on iOS 12"#,
                              evidence: [EvidenceLine(file: "apps/com.example.legacy.plist", line: nil)],
                              fingerprint: "f-config", timeUS: 1_795_078_860_000_000, osVersion: "12.5.7")
         let resolved = Finding(rule: "delivery-while-paused", severity: .low, device: "D2", bundleId: "com.example.tracker",
-                               pid: 9, sessionStart: "2026-11-19T10:00:00.000000Z", time: "2026-11-19T10:00:05.000000Z",
+                               pid: 9, sessionStartUS: AuditOptions.parseTime("2026-11-19T10:00:00.000000Z"), time: "2026-11-19T10:00:05.000000Z",
                                message: "location delivered while updates are paused", evidence: [],
                                fingerprint: "f-resolved", timeUS: 1_795_000_000_000_000, osVersion: "18.1")
         var coverage = Coverage()

@@ -6,8 +6,10 @@ public struct Finding: Encodable, Sendable, Equatable {
     public var bundleId: String
     /// The session's process; nil for configuration findings.
     public var pid: Int64?
-    /// ISO 8601 UTC; nil for configuration findings.
-    public var sessionStart: String?
+    /// When the session started (UTC microseconds); nil for configuration findings.
+    public var sessionStartUS: Int64?
+    /// `sessionStartUS` as ISO 8601 UTC (the JSON key `sessionStart`).
+    public var sessionStart: String? { sessionStartUS.map(Timestamps.isoUTC) }
     /// When it first shows (ISO 8601 UTC).
     public var time: String
     public var message: String
@@ -52,13 +54,13 @@ public struct Finding: Encodable, Sendable, Equatable {
         try c.encode(suppressed, forKey: .suppressed)
     }
 
-    package init(rule: String, severity: Severity, device: String, bundleId: String, pid: Int64? = nil, sessionStart: String? = nil, time: String, message: String, evidence: [EvidenceLine], fingerprint: String, timeUS: Int64, osVersion: String? = nil) {
+    package init(rule: String, severity: Severity, device: String, bundleId: String, pid: Int64? = nil, sessionStartUS: Int64? = nil, time: String, message: String, evidence: [EvidenceLine], fingerprint: String, timeUS: Int64, osVersion: String? = nil) {
         self.rule = rule
         self.severity = severity
         self.device = device
         self.bundleId = bundleId
         self.pid = pid
-        self.sessionStart = sessionStart
+        self.sessionStartUS = sessionStartUS
         self.time = time
         self.message = message
         self.evidence = evidence

@@ -27,7 +27,9 @@ public final class AppEvent: Sendable {
     public let value: Int64?
     /// The prompt's kind; kept as written (an open set).
     public let promptKind: PromptKind?
-    public let promptOptions: String?
+    /// The options the prompt offered, in the order the line gives them (those outside the
+    /// vocabulary left out); empty for other kinds.
+    public let promptOptions: [PromptChoice]
     /// The answer; nil for an answer outside the vocabulary.
     public let choice: PromptChoice?
     public let purposeKey: String?
@@ -70,7 +72,7 @@ public final class AppEvent: Sendable {
         self.property = property.flatMap(ManagerProperty.init(rawValue:))
         self.value = value
         self.promptKind = promptKind.map(PromptKind.init(rawValue:))
-        self.promptOptions = promptOptions
+        self.promptOptions = PromptChoice.options(promptOptions)
         self.choice = choice.flatMap(PromptChoice.init(rawValue:))
         self.purposeKey = purposeKey
         self.visible = visible

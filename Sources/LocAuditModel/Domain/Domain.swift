@@ -128,8 +128,15 @@ public enum PromptChoice: String, Codable, Sendable, CaseIterable {
 
     /// The options of a prompt's `prompt_options` (`AllowOnce,WhenInUse,Deny`); an option
     /// outside the vocabulary is left out.
-    public static func options(_ text: String?) -> Set<PromptChoice> {
-        Set((text ?? "").split(separator: ",").compactMap { PromptChoice(rawValue: String($0)) })
+    /// The options of `events.prompt_options` (comma-separated), in order, each once.
+    public static func options(_ text: String?) -> [PromptChoice] {
+        var options: [PromptChoice] = []
+        for word in (text ?? "").split(separator: ",") {
+            if let option = PromptChoice(rawValue: word.trimmingCharacters(in: .whitespaces)), !options.contains(option) {
+                options.append(option)
+            }
+        }
+        return options
     }
 }
 

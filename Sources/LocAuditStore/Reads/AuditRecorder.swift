@@ -184,7 +184,8 @@ extension Finding {
         let stored = (row["evidence"] as AuditRecorder.StoredEvidence?)?.value ?? []
         let evidence = stored.map { EvidenceLine(file: $0.file, line: $0.line, event: $0.event) }
         self.init(rule: row["rule"], severity: Severity(rawValue: row["severity"]) ?? .info, device: row["device_id"],
-                  bundleId: row["bundle_id"], pid: row["pid"], sessionStart: row["session_start"], time: row["time"],
+                  bundleId: row["bundle_id"], pid: row["pid"],
+                  sessionStartUS: (row["session_start"] as String?).flatMap(AuditOptions.parseTime), time: row["time"],
                   message: row["message"], evidence: evidence, fingerprint: row["fingerprint"], timeUS: row["time_us"],
                   osVersion: row["os_version"])
     }

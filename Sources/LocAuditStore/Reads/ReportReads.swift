@@ -103,8 +103,8 @@ extension Store {
 
     /// The Info.plist a finding was judged with.
     static func plist(of f: Finding, in app: AppVersions) -> AppVersion? {
-        if let start = f.sessionStart {
-            return app.inForce(at: AuditOptions.parseTime(start) ?? f.timeUS)
+        if let start = f.sessionStartUS {
+            return app.inForce(at: start)
         }
         let cited = Set(f.evidence.filter { $0.line == nil }.map(\.file))
         return app.versions.last { cited.contains($0.path) } ?? app.inForce(at: f.timeUS)
