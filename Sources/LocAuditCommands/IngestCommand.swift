@@ -49,14 +49,7 @@ struct IngestCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("ideviceinfo output of the device the logs come from.", valueName: "file"))
-    var deviceInfo: String?
-
-    @Option(help: ArgumentHelp("Device identifier (UDID or name) of the logs.", valueName: "id"))
-    var device: String?
-
-    @Option(help: ArgumentHelp("iOS version of the device, e.g. 17.5.1.", valueName: "version"))
-    var os: String?
+    @OptionGroup var source: LogSourceOptions
 
     @Option(name: .customLong("info-plist"), help: ArgumentHelp("An app's Info.plist (XML or binary); repeatable.", valueName: "file"))
     var infoPlists: [String] = []
@@ -66,15 +59,6 @@ struct IngestCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Day of the first line, for logs with times of day only (Console copies; default: the date in the file's name, else its modification time).", valueName: "yyyy-mm-dd"))
     var date: String?
-
-    @Option(help: ArgumentHelp("Time zone of logs without zones, e.g. Europe/Paris (default: UTC, and the report says so).", valueName: "zone"))
-    var tz: String?
-
-    @Option(name: .customLong("catalog"), help: ArgumentHelp("A message catalog file over the built-in one; repeatable (default: $LOCAUDIT_CATALOG or ~/.config/locaudit/catalog.json when present).", valueName: "file"))
-    var catalogs: [String] = []
-
-    @Option(help: ArgumentHelp("Container, instead of detecting it.", valueName: "name"))
-    var format: Container?
 
     @Option(help: ArgumentHelp("Files read at once (default: half the cores, at least 1: one file keeps two busy).", valueName: "n"))
     var jobs: Int?
@@ -92,40 +76,24 @@ struct IngestCommand: ParsableCommand {
     var paths: [String] = []
 
     func validate() throws {
-        if paths.isEmpty && infoPlists.isEmpty && deviceInfo == nil {
+        if paths.isEmpty && infoPlists.isEmpty && source.deviceInfo == nil {
             throw ValidationError("Give at least one PATH to ingest (a file, a directory, or - for standard input).")
-        }
-        if let tz, TimeZone(identifier: tz) == nil {
-            throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         try validateDate(date)
         if let year, !(1970...2100).contains(year) { throw ValidationError("--year takes 1970 to 2100 (got \(year)).") }
-        if let os, os.range(of: #"^[1-9][0-9]?(\.[0-9]{1,3}){0,2}$"#, options: .regularExpression) == nil {
-            throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
-        }
-        try requireText(device, "--device", "a device id (its UDID or name)")
-        try requirePath(deviceInfo, "--device-info", "a file (ideviceinfo output)")
         try requirePath(infoPlists, "--info-plist", "a file (an app's Info.plist)")
-        try requirePath(catalogs, "--catalog", "a file (a message catalog)")
         if paths.contains("") { throw ValidationError("a PATH to ingest cannot be empty; give a file, a directory, or - for standard input.") }
     }
 
     func run() throws {
         // `--device-info FILE` alone: the device's facts, read as any ideviceinfo file is.
-        var options = IngestOptions(paths: paths.isEmpty && infoPlists.isEmpty ? deviceInfo.map { [$0] } ?? [] : paths)
-        var facts = DeviceFacts(udid: device, osVersion: os)
-        if let deviceInfo {
-            guard let text = try? String(contentsOfFile: deviceInfo, encoding: .utf8) else {
-                throw ValidationError("Cannot read --device-info \(deviceInfo); check the path.")
-            }
-            facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
-        }
-        if facts != DeviceFacts() { options.device = facts }
+        var options = IngestOptions(paths: paths.isEmpty && infoPlists.isEmpty ? source.deviceInfo.map { [$0] } ?? [] : paths)
+        options.device = try source.facts()
         options.infoPlists = infoPlists
-        options.parse = ParseOptions(year: year, zone: tz.flatMap(TimeZone.init(identifier:)), date: date.flatMap(CivilDate.init))
-        options.catalogFiles = CatalogLocation.files(explicit: catalogs)
-        options.format = format
+        options.parse = ParseOptions(year: year, zone: source.zone, date: date.flatMap(CivilDate.init))
+        options.catalogFiles = source.catalogFiles
+        options.format = source.chosenContainer
         if let jobs { options.jobs = jobs }
         options.complete = complete
         options.quiet = quiet || json

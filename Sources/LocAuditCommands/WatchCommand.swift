@@ -50,20 +50,7 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("ideviceinfo output of the device.", valueName: "file"))
-    var deviceInfo: String?
-
-    @Option(help: ArgumentHelp("Device identifier (UDID or name) of the log.", valueName: "id"))
-    var device: String?
-
-    @Option(help: ArgumentHelp("iOS version of the device, e.g. 17.5.1.", valueName: "version"))
-    var os: String?
-
-    @Option(help: ArgumentHelp("Time zone of logs without zones, e.g. Europe/Paris (pymobiledevice3 prints the computer's local time).", valueName: "zone"))
-    var tz: String?
-
-    @Option(help: ArgumentHelp("Container, instead of detecting it.", valueName: "name"))
-    var format: Container?
+    @OptionGroup var source: LogSourceOptions
 
     @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
     var failOn: Severity = .high
@@ -89,14 +76,6 @@ struct WatchCommand: ParsableCommand {
     var path = "-"
 
     func validate() throws {
-        if let tz, TimeZone(identifier: tz) == nil {
-            throw ValidationError("Unknown time zone '\(tz)'; use a name like Europe/Paris or UTC.")
-        }
-        if let os, os.range(of: #"^[1-9][0-9]?(\.[0-9]{1,3}){0,2}$"#, options: .regularExpression) == nil {
-            throw ValidationError("--os '\(os)' is not an iOS version; give one like 17.5.1 (major version 1 to 99).")
-        }
-        try requireText(device, "--device", "a device id (its UDID or name)")
-        try requirePath(deviceInfo, "--device-info", "a file (ideviceinfo output)")
         if path.isEmpty { throw ValidationError("PATH cannot be empty; give a file, or - for standard input.") }
         if follow, path == "-" { throw ValidationError("--follow needs a file to follow; standard input is read as it comes anyway.") }
         if let untilIdle, !(untilIdle.isFinite && untilIdle > 0 && untilIdle <= 86_400 * 365) {
@@ -116,18 +95,11 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         var options = WatchOptions()
-        var facts = DeviceFacts(udid: device, osVersion: os)
-        if let deviceInfo {
-            guard let text = try? String(contentsOfFile: deviceInfo, encoding: .utf8) else {
-                throw ValidationError("Cannot read --device-info \(deviceInfo); check the path.")
-            }
-            facts = facts.filling(from: DeviceFacts.parse(ideviceinfo: text))
-        }
-        if facts != DeviceFacts() { options.input.device = facts }
+        options.input.device = try source.facts()
         options.input.path = path
-        options.input.parse = ParseOptions(zone: tz.flatMap(TimeZone.init(identifier:)))
-        options.input.format = format
-        options.input.catalogFiles = CatalogLocation.files(explicit: [])
+        options.input.parse = ParseOptions(zone: source.zone)
+        options.input.format = source.chosenContainer
+        options.input.catalogFiles = source.catalogFiles
         options.follow = follow
         options.audit.failOn = failOn
         options.untilIdle = untilIdle

@@ -85,7 +85,7 @@ struct FileIngest {
         guard let container = ingester.options.format ?? Container.detect(head) else {
             throw IngestError(description: head.isEmpty
                 ? "the file is empty; nothing to ingest."
-                : "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --format (\(FileIngest.formats)).")
+                : "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --container (\(FileIngest.formats)).")
         }
         return Head(container: container, held: held, bytes: head)
     }
@@ -270,7 +270,7 @@ struct FileIngest {
     }
 
     /// Why a log of which nothing could be read is not recorded: so that the retry, with the
-    /// right `--format` or once the file is whole, is not skipped as already ingested.
+    /// right `--container` or once the file is whole, is not skipped as already ingested.
     static func unread(_ parser: RecordParser, forced: Bool, head: [UInt8]) -> IngestError? {
         let container = parser.container.rawValue
         if parser.container == .sysdiagnose, parser.membersRead.isEmpty {
@@ -279,12 +279,12 @@ struct FileIngest {
         if parser.recognisesNothing {
             let record = "no line is \(container.hasPrefix("i") ? "an" : "a") \(container) record (line 1: \"\(firstLine(head))\")"
             guard forced else {
-                return IngestError(description: "its first lines looked like \(container), but \(record). If it is a device log, name its kind with --format (\(formats)).")
+                return IngestError(description: "its first lines looked like \(container), but \(record). If it is a device log, name its kind with --container (\(formats)).")
             }
             if let detected = Container.detect(head), detected != parser.container {
-                return IngestError(description: "\(record): it is not \(container). Drop --format: the file looks like \(detected.rawValue).")
+                return IngestError(description: "\(record): it is not \(container). Drop --container: the file looks like \(detected.rawValue).")
             }
-            return IngestError(description: "\(record): it is not \(container). Drop --format, or name another kind (\(formats)).")
+            return IngestError(description: "\(record): it is not \(container). Drop --container, or name another kind (\(formats)).")
         }
         if !parser.sawContent, parser.counts.heldBackFrom != nil {
             return IngestError(description: "no complete line yet: the file ends without a newline (a copy still under way?). Ingest it once it is whole, or with --complete if it is.")

@@ -18,7 +18,7 @@ public struct IngestOptions: Sendable {
     public var parse = ParseOptions()
     /// User catalog files, applied over the built-in catalog.
     public var catalogFiles: [String] = []
-    /// Forces the container instead of detecting it (`--format`).
+    /// Forces the container instead of detecting it (`--container`).
     public var format: Container?
     /// Files read at once.
     public var jobs = IngestOptions.defaultJobs

@@ -100,7 +100,7 @@ package final class LiveIngest {
             container = detected
         } else {
             guard final || head.count >= LiveIngest.headBytes else { return }
-            throw IngestError(description: "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --format (\(FileIngest.formats)).")
+            throw IngestError(description: "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --container (\(FileIngest.formats)).")
         }
         var device = options.device ?? DeviceFacts()
         if options.path != "-", let sidecar = Ingester.sidecar(of: options.path), let text = try? String(contentsOfFile: sidecar, encoding: .utf8) {

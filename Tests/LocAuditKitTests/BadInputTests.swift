@@ -65,7 +65,7 @@ import Testing
         let missing = ws.dir.appendingPathComponent("missing.log").path
         let report = try ws.ingest([unknown, empty, missing])
         #expect(report.files.map(\.outcome) == [.failed, .failed, .failed])
-        #expect(report.files[0].error?.contains("--format") == true)
+        #expect(report.files[0].error?.contains("--container") == true)
         #expect(report.files[1].error?.contains("empty") == true)
         #expect(report.files[2].error?.contains("cannot open") == true)
     }

@@ -7,7 +7,7 @@ import Testing
         syslogLine("Nov 12 12:00:0\(i)", "Runner(CoreLocation)", 412, Messages.delivery(accuracy: Double(i)))
     }.joined(separator: "\n") + "\n"
 
-    @Test("--format log-json on an idevicesyslog log fails, stores nothing, and the retry without it ingests")
+    @Test("--container log-json on an idevicesyslog log fails, stores nothing, and the retry without it ingests")
     func forcedWrongFormat() throws {
         let ws = try Workspace()
         let path = try ws.write("a.log", UnrecognisedContentTests.log)
@@ -16,7 +16,7 @@ import Testing
         let file = try #require(forced.files.first)
         #expect(file.outcome == .failed)
         #expect(file.error?.contains("no line is a log-json record") == true, "\(file.error ?? "")")
-        #expect(file.error?.contains("Drop --format") == true)
+        #expect(file.error?.contains("Drop --container") == true)
         #expect(file.error?.contains("idevicesyslog") == true, "names what it looks like")
         #expect(forced.exitCode == 1)
         #expect(try ws.contentDump() == before, "nothing recorded")
@@ -25,14 +25,19 @@ import Testing
         #expect(retry.events == 5)
     }
 
-    @Test("the binary: the error names the file and exits 1")
+    @Test("the binary: the error names the file and exits 1; --format, the flag's old name, still reads as --container with a warning")
     func forcedWrongFormatBinary() throws {
         let ws = try Workspace()
         let path = try ws.write("a.log", UnrecognisedContentTests.log)
-        let result = try run(locauditExecutable, ["ingest", "--db", ws.store.path, "--format", "log-ndjson", path])
-        #expect(result.status == 1)
-        #expect(result.stdout.contains("FAILED  \(path): no line is a log-ndjson record"), "\(result.stdout)")
-        #expect(try ws.count("SELECT count(*) FROM sources") == 0)
+        for flag in ["--container", "--format"] {
+            let result = try run(locauditExecutable, ["ingest", "--db", ws.store.path, flag, "log-ndjson", path])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("FAILED  \(path): no line is a log-ndjson record"), "\(result.stdout)")
+            #expect(result.stderr.contains("--format NAME is now --container NAME") == (flag == "--format"), "\(result.stderr)")
+            #expect(try ws.count("SELECT count(*) FROM sources") == 0)
+        }
+        let both = try run(locauditExecutable, ["ingest", "--db", ws.store.path, "--container", "log-ndjson", "--format", "log-ndjson", path])
+        #expect(both.status == 2 && both.stderr.contains("give --container alone"), "\(both.stderr)")
     }
 
     @Test("a detected container with no record in it fails the same way (syslog stamps, but no line of idevicesyslog or system.log)")

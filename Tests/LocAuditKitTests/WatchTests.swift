@@ -355,7 +355,7 @@ struct WatchTests {
         let unknown = try run(locauditExecutable, ["watch", "--db", db], stdin: Array("hello world\nnot a log line\n".utf8))
         #expect(unknown.status == 3, "\(unknown.stderr)")
         #expect(unknown.stderr.contains("standard input: cannot tell which kind of log this is (line 1: \"hello world\")"), "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("--format"))
+        #expect(unknown.stderr.contains("--container"))
         #expect(try WatchTests.count(db, "SELECT count(*) FROM sources") == 0)
         let missing = try run(locauditExecutable, ["watch", "--db", db, ws.dir.appendingPathComponent("nowhere.log").path])
         #expect(missing.status == 3, "\(missing.stderr)")
