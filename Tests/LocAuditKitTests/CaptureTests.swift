@@ -95,13 +95,15 @@ final class CaptureLab {
         process.executableURL = URL(fileURLWithPath: locauditExecutable)
         process.arguments = ["capture", "--out", inbox.path, "--poll", "0.2", "--flush", "0.2"] + extra
         process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(more) { $1 }) { $1 }
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errors)
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process
     }
+
+    var pid: Int32 { process?.processIdentifier ?? 0 }
 
     /// What capture logged so far.
     var log: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
@@ -206,7 +208,7 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(lab.stop() == 0, "\(lab.log)")
         #expect(lab.log.contains("closed \(lab.inbox.path)/qa-iphone14-\(day).log.gz (capture stopped (SIGTERM); 2 lines"), "\(lab.log)")
         #expect(lab.log.contains("capture: stopped (SIGTERM); 2 files closed"))
-        #expect(lab.files == ["QA-iPad-12-\(day).ideviceinfo.txt", "QA-iPad-12-\(day).log.gz",
+        #expect(lab.files == [".locaudit-capture.lock", "QA-iPad-12-\(day).ideviceinfo.txt", "QA-iPad-12-\(day).log.gz",
                               "qa-iphone14-\(day).ideviceinfo.txt", "qa-iphone14-\(day).log.gz"])
         #expect(try lab.gunzip(lab.inbox.appendingPathComponent("qa-iphone14-\(day).log.gz").path)?.contains("phone line 2") == true)
         // Nothing capture started is left running.
@@ -234,9 +236,9 @@ private func line(_ device: String, _ message: String) -> String {
             while :; do echo "Nov 27 23:59:58 QA-iPad locationd[66] <Notice>: line $i"; i=$((i+1)); sleep 0.1; done
             """)
         try lab.plug([Self.ipad])
-        // A zone where local midnight is 3 s away: "CAP-hh:mm:ss" is UTC+hh:mm:ss (POSIX TZ).
+        // A zone where local midnight is 5 s away: "CAP-hh:mm:ss" is UTC+hh:mm:ss (POSIX TZ).
         let utc = Int(Date().timeIntervalSince1970) % 86_400
-        let offset = (86_400 - 3 - utc + 86_400) % 86_400
+        let offset = (86_400 - 5 - utc + 86_400) % 86_400
         let zone = String(format: "CAP-%02d:%02d:%02d", offset / 3600, offset % 3600 / 60, offset % 60)
         let local = Date().addingTimeInterval(TimeInterval(offset))
         let f = DateFormatter()
@@ -249,7 +251,7 @@ private func line(_ device: String, _ message: String) -> String {
         // A few lines into the new day, then stop.
         usleep(700_000)
         #expect(lab.stop() == 0)
-        #expect(lab.files == ["QA-iPad-12-\(after).ideviceinfo.txt", "QA-iPad-12-\(after).log.gz",
+        #expect(lab.files == [".locaudit-capture.lock", "QA-iPad-12-\(after).ideviceinfo.txt", "QA-iPad-12-\(after).log.gz",
                               "QA-iPad-12-\(before).ideviceinfo.txt", "QA-iPad-12-\(before).log.gz"].sorted(), "\(lab.log)")
         let first = try #require(try lab.gunzip(lab.inbox.appendingPathComponent("QA-iPad-12-\(before).log.gz").path))
         let second = try #require(try lab.gunzip(lab.inbox.appendingPathComponent("QA-iPad-12-\(after).log.gz").path))
@@ -281,15 +283,21 @@ private func line(_ device: String, _ message: String) -> String {
         let copy = lab.dir.appendingPathComponent("copy")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         // The tmpfs lives as long as its namespace: the script copies what capture left out of it.
+        // Once the disk is full, it does what the error says: moves the closed file out, which
+        // frees the space; the device's next try then writes again.
+        let inbox = lab.inbox.path, stem = "\(inbox)/QA-iPad-12-\(day)"
         let script = """
-            mount -t tmpfs -o size=96k tmpfs '\(lab.inbox.path)' || exit 90
-            '\(locauditExecutable)' capture --out '\(lab.inbox.path)' --poll 0.2 --flush 0.2 2> '\(lab.errors.path)' &
+            mount -t tmpfs -o size=96k tmpfs '\(inbox)' || exit 90
+            '\(locauditExecutable)' capture --out '\(inbox)' --poll 0.2 --flush 0.2 2> '\(lab.errors.path)' &
             pid=$!
             for i in $(seq 1 150); do grep -q 'ERROR writing' '\(lab.errors.path)' && break; sleep 0.1; done
-            sleep 2.5
+            sleep 0.5
             kill -0 $pid && echo alive
+            mkdir -p '\(copy.path)/first' && mv '\(stem).log.gz' '\(stem).ideviceinfo.txt' '\(copy.path)/first/'
+            for i in $(seq 1 150); do grep -q 'idevicesyslog restarted' '\(lab.errors.path)' && break; sleep 0.1; done
+            sleep 1
             kill -TERM $pid; wait $pid; echo "exit=$?"
-            cp -a '\(lab.inbox.path)/.' '\(copy.path)/'
+            cp -a '\(inbox)/.' '\(copy.path)/'
             """
         let result = try run("/usr/bin/env", ["unshare", "-m", "sh", "-c", script], environment: lab.environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -298,16 +306,21 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(log.contains("ERROR writing \(lab.inbox.path)/.\(Self.ipad)-\(day)."), "\(log)")
         #expect(log.contains(": No space left on device;") && log.contains("Free space in \(lab.inbox.path)"), "\(log)")
         #expect(log.contains("closed \(lab.inbox.path)/QA-iPad-12-\(day).log.gz (write failed;"), "\(log)")
-        #expect(log.contains("retrying in 1 s") && log.contains("idevicesyslog restarted"), "\(log)")
+        #expect(log.contains("idevicesyslog stopped after the failed write; retrying in 1 s") && log.contains("idevicesyslog restarted"), "\(log)")
         #expect(log.contains("capture: stopped (SIGTERM)"))
         let names = try FileManager.default.contentsOfDirectory(atPath: copy.path)
-        #expect(!names.contains { $0.hasPrefix(".") }, "\(names)")
-        let kept = try #require(try lab.gunzip(copy.appendingPathComponent("QA-iPad-12-\(day).log.gz").path))
+        #expect(!names.contains { $0.hasSuffix(".capturing") }, "\(names)")
+        // After the space was freed: the device's next run, in a new file.
+        let next = try #require(try lab.gunzip(copy.appendingPathComponent("QA-iPad-12-\(day).log.gz").path))
+        #expect(next.hasSuffix("after the full disk\n"))
+        // The file the disk filled: what was written before the failed write, a valid gzip.
+        let kept = try #require(try lab.gunzip(copy.appendingPathComponent("first/QA-iPad-12-\(day).log.gz").path))
         let all = try String(contentsOfFile: printed, encoding: .utf8)
         // Whole lines, the first ones printed, fewer than all of them.
         #expect(kept.count > 10_000 && kept.count < all.count && kept.hasSuffix("\n"))
         #expect(all.hasPrefix(kept))
         #expect(names.contains("QA-iPad-12-\(day).ideviceinfo.txt"))
+        #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("first/QA-iPad-12-\(day).ideviceinfo.txt").path))
     }
 
     @Test("capture started again the same day never overwrites a file: the next is NAME-DAY-2; a file left hidden by a killed capture is renamed at start; --collector pymobiledevice3")
@@ -339,7 +352,7 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(lab.stop() == 0)
         #expect(!lab.log.contains("unexpected arguments"), "\(lab.log)")
         #expect(try Data(contentsOf: first) == firstBytes)
-        #expect(lab.files == ["QA-iPad-12-\(day)-2.ideviceinfo.txt", "QA-iPad-12-\(day)-2.log.gz",
+        #expect(lab.files == [".locaudit-capture.lock", "QA-iPad-12-\(day)-2.ideviceinfo.txt", "QA-iPad-12-\(day)-2.log.gz",
                               "QA-iPad-12-\(day)-3.ideviceinfo.txt", "QA-iPad-12-\(day)-3.log.gz",
                               "QA-iPad-12-\(day).ideviceinfo.txt", "QA-iPad-12-\(day).log.gz"].sorted(), "\(lab.log)")
         #expect(try lab.gunzip(lab.inbox.appendingPathComponent("QA-iPad-12-\(day)-2.log.gz").path)?.contains("left behind") == true)
@@ -359,6 +372,10 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(lab.waitForLog("`ideviceinfo -u \(Self.ipad)` failed (exit 1: ERROR: Device \(Self.ipad) not found!)"), "\(lab.log)")
         try lab.device(Self.ipad, name: "QA iPad 12")
         #expect(lab.waitForLog("QA iPad 12 (\(Self.ipad)): attached"), "\(lab.log)")
+        // One capture a folder: a second one is refused, the first goes on.
+        let second = try run(locauditExecutable, ["capture", "--out", lab.inbox.path], environment: lab.environment)
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("another locaudit capture (pid \(lab.pid)) writes to \(lab.inbox.path): one capture a folder."), "\(second.stderr)")
         #expect(lab.stop() == 0)
 
         let noTools = try run(locauditExecutable, ["capture", "--out", lab.inbox.path], environment: ["PATH": "/nonexistent"])

@@ -72,6 +72,8 @@ public final class Capture {
     /// Runs until SIGTERM or SIGINT, then closes every file. Throws only when it cannot start.
     public func run() throws {
         try preflight()
+        let lock = try lockFolder()
+        defer { _ = close(lock) }
         tzset()
         let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
@@ -124,6 +126,25 @@ public final class Capture {
             throw CaptureError(description: "\(tool) is not on PATH (\(ProcessInfo.processInfo.environment["PATH"] ?? "")): install \(package)"
                 + (tool == "idevicesyslog" ? ", or give --collector pymobiledevice3." : "."))
         }
+    }
+
+    /// One capture a folder: `OUT/.locaudit-capture.lock` (hidden: run never reads it), held
+    /// with `flock` while capture runs, its pid inside. A second capture is told who holds it.
+    private func lockFolder() throws -> Int32 {
+        let path = "\(options.out)/.locaudit-capture.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CaptureError(description: "--out \(options.out): cannot create \(path): \(String(cString: strerror(errno))).") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            let holder = String(decoding: bytes.prefix(max(0, n)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            _ = close(fd)
+            throw CaptureError(description: "another locaudit capture\(holder.isEmpty ? "" : " (pid \(holder))") writes to \(options.out): one capture a folder. Stop it first, or give another --out.")
+        }
+        _ = ftruncate(fd, 0)
+        let pid = Array("\(getpid())\n".utf8)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return fd
     }
 
     static func onPath(_ tool: String) -> String? {
