@@ -386,6 +386,31 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(noFolder.stderr.contains("no such folder; create it (mkdir -p"), "\(noFolder.stderr)")
     }
 
+    @Test("README's systemd unit for capture: the installed path, Restart=always, SIGTERM to capture alone; its command line runs as written (for a second, on a lab)")
+    func readmeUnit() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        let unit = try #require(blocks.first { $0.contains("locaudit capture") })
+        let lines = unit.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Restart=always") && lines.contains("KillMode=mixed"))
+        let exec = try #require(lines.first { $0.hasPrefix("ExecStart=") })
+        let words = exec.dropFirst("ExecStart=".count).split(separator: " ").map(String.init)
+        #expect(words.prefix(2) == ["/usr/local/bin/locaudit", "capture"])
+        #expect(readme.contains("/etc/systemd/system/locaudit-capture.service"))
+
+        let lab = try CaptureLab()
+        try lab.device(Self.ipad, name: "QA iPad 12")
+        try lab.syslog(Self.ipad, [line("QA-iPad", "from the unit command line"), "exec sleep 1000"].joined(separator: "\n"))
+        try lab.plug([Self.ipad])
+        let arguments = words.dropFirst().map { $0 == "/srv/fleet/inbox" ? lab.inbox.path : $0 } + ["--poll", "0.2", "--for", "1.5"]
+        #expect(arguments.contains(lab.inbox.path))
+        let result = try run(locauditExecutable, Array(arguments), environment: lab.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("capture: stopped (--for 1.5 s); 1 files closed"), "\(result.stderr)")
+        #expect(try lab.gunzip(lab.inbox.appendingPathComponent("QA-iPad-12-\(CaptureLab.today()).log.gz").path)?
+            .contains("from the unit command line") == true)
+    }
+
     @Test("device names as file names: safe characters kept, others a dash, extensions that would cut the sidecar's stem defused")
     func sanitisedNames() {
         #expect(InboxName.sanitised("QA iPad 12") == "QA-iPad-12")

@@ -105,6 +105,9 @@ public final class Capture {
             reap()
         }
         let why = stopSignal.withLock { $0 } ?? "stop"
+        // Every collector told at once, then each waited for in turn: a stop takes about the
+        // slowest one's time, not their sum.
+        for d in devices.values { d.child?.signal(SIGTERM) }
         for udid in devices.keys.sorted() { if let d = devices[udid] { detach(d, why: "capture stopped (\(why))") } }
         devices = [:]
         retryUnplaced()
