@@ -204,11 +204,22 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
         #expect(ingest.stdout.contains("idevicesyslog · \(Self.ipad) · iOS 17.5.1"), "\(ingest.stdout)")
 
-        // SIGTERM: the phone's file is closed too; capture exits 0; nothing hidden is left.
+        // A run archives the closed file during the day; the iPad comes back: its new file does
+        // not take the name again (the archive holds it).
+        let archived = lab.dir.appendingPathComponent("archived")
+        try FileManager.default.createDirectory(at: archived, withIntermediateDirectories: true)
+        for name in ["QA-iPad-12-\(day).log.gz", "QA-iPad-12-\(day).ideviceinfo.txt"] {
+            try FileManager.default.moveItem(at: lab.inbox.appendingPathComponent(name), to: archived.appendingPathComponent(name))
+        }
+        try lab.plug([Self.phone, Self.ipad])
+        #expect(lab.wait { lab.log.components(separatedBy: "QA iPad 12 (\(Self.ipad)): attached").count == 3 }, "\(lab.log)")
+        usleep(500_000)
+
+        // SIGTERM: the open files are closed too; capture exits 0; nothing hidden is left.
         #expect(lab.stop() == 0, "\(lab.log)")
         #expect(lab.log.contains("closed \(lab.inbox.path)/qa-iphone14-\(day).log.gz (capture stopped (SIGTERM); 2 lines"), "\(lab.log)")
-        #expect(lab.log.contains("capture: stopped (SIGTERM); 2 files closed"))
-        #expect(lab.files == [".locaudit-capture.lock", "QA-iPad-12-\(day).ideviceinfo.txt", "QA-iPad-12-\(day).log.gz",
+        #expect(lab.log.contains("capture: stopped (SIGTERM); 3 files closed"))
+        #expect(lab.files == [".locaudit-capture.lock", "QA-iPad-12-\(day)-2.ideviceinfo.txt", "QA-iPad-12-\(day)-2.log.gz",
                               "qa-iphone14-\(day).ideviceinfo.txt", "qa-iphone14-\(day).log.gz"])
         #expect(try lab.gunzip(lab.inbox.appendingPathComponent("qa-iphone14-\(day).log.gz").path)?.contains("phone line 2") == true)
         // Nothing capture started is left running.
@@ -310,8 +321,9 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(log.contains("capture: stopped (SIGTERM)"))
         let names = try FileManager.default.contentsOfDirectory(atPath: copy.path)
         #expect(!names.contains { $0.hasSuffix(".capturing") }, "\(names)")
-        // After the space was freed: the device's next run, in a new file.
-        let next = try #require(try lab.gunzip(copy.appendingPathComponent("QA-iPad-12-\(day).log.gz").path))
+        // After the space was freed: the device's next run, in a new file (not under the name
+        // of the one moved out).
+        let next = try #require(try lab.gunzip(copy.appendingPathComponent("QA-iPad-12-\(day)-2.log.gz").path))
         #expect(next.hasSuffix("after the full disk\n"))
         // The file the disk filled: what was written before the failed write, a valid gzip.
         let kept = try #require(try lab.gunzip(copy.appendingPathComponent("first/QA-iPad-12-\(day).log.gz").path))
@@ -319,7 +331,7 @@ private func line(_ device: String, _ message: String) -> String {
         // Whole lines, the first ones printed, fewer than all of them.
         #expect(kept.count > 10_000 && kept.count < all.count && kept.hasSuffix("\n"))
         #expect(all.hasPrefix(kept))
-        #expect(names.contains("QA-iPad-12-\(day).ideviceinfo.txt"))
+        #expect(names.contains("QA-iPad-12-\(day)-2.ideviceinfo.txt"))
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("first/QA-iPad-12-\(day).ideviceinfo.txt").path))
     }
 

@@ -375,14 +375,16 @@ public final class Capture {
     }
 
     /// Renames a closed file and its sidecar to their final names, never over an existing file:
-    /// `NAME-DAY`, else `NAME-DAY-2`, `-3`... The sidecar goes first, its time set to now, so
+    /// `NAME-DAY`, else `NAME-DAY-2`, `-3`... (nor over a name this capture gave before). The sidecar goes first, its time set to now, so
     /// that a `run` that looks between the two renames leaves the pair for its next night
     /// (`--settle`). Nil (logged) when it cannot.
     private func place(_ file: PendingFile) -> String? {
         for serial in 1...999 {
             let stem = InboxName.stem(device: file.name, day: file.day, serial: serial)
             let log = "\(options.out)/\(InboxName.log(stem))", sidecar = "\(options.out)/\(InboxName.sidecar(stem))"
-            if FileManager.default.fileExists(atPath: log) || FileManager.default.fileExists(atPath: sidecar) { continue }
+            // A name this capture gave already is not reused either: the nightly run may have
+            // archived that file since, and would find its name taken in the archive.
+            if closed.contains(log) || FileManager.default.fileExists(atPath: log) || FileManager.default.fileExists(atPath: sidecar) { continue }
             switch Capture.move(file.sidecar, to: sidecar) {
             case .exists: continue
             case .failed(let code):
