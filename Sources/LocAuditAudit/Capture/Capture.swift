@@ -119,13 +119,15 @@ public final class Capture {
     private func preflight() throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: options.out, isDirectory: &isDir), isDir.boolValue else {
-            throw CaptureError(description: "--out \(options.out): no such folder; create it (mkdir -p \(options.out)), the inbox `locaudit run --inbox` reads.")
+            throw CaptureError(description: "--out \(options.out): no such folder; create it (mkdir -p \(options.out)), "
+                + "the inbox `locaudit run --inbox` reads.")
         }
         guard access(options.out, W_OK | X_OK) == 0 else {
             throw CaptureError(description: "--out \(options.out): this user cannot write there; let it (chown or chmod), or give another folder.")
         }
         for tool in ["idevice_id", "ideviceinfo", options.collector.tool] where Capture.onPath(tool) == nil {
-            let package = tool == "pymobiledevice3" ? "pymobiledevice3 (pipx install pymobiledevice3)" : "libimobiledevice-utils (apt-get install libimobiledevice-utils)"
+            let package = tool == "pymobiledevice3"
+                ? "pymobiledevice3 (pipx install pymobiledevice3)" : "libimobiledevice-utils (apt-get install libimobiledevice-utils)"
             throw CaptureError(description: "\(tool) is not on PATH (\(ProcessInfo.processInfo.environment["PATH"] ?? "")): install \(package)"
                 + (tool == "idevicesyslog" ? ", or give --collector pymobiledevice3." : "."))
         }
@@ -142,7 +144,8 @@ public final class Capture {
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
             let holder = String(decoding: bytes.prefix(max(0, n)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             _ = close(fd)
-            throw CaptureError(description: "another locaudit capture\(holder.isEmpty ? "" : " (pid \(holder))") writes to \(options.out): one capture a folder. Stop it first, or give another --out.")
+            throw CaptureError(description: "another locaudit capture\(holder.isEmpty ? "" : " (pid \(holder))") writes to \(options.out): "
+                + "one capture a folder. Stop it first, or give another --out.")
         }
         _ = ftruncate(fd, 0)
         let pid = Array("\(getpid())\n".utf8)
@@ -162,7 +165,8 @@ public final class Capture {
         let result = Child.output(["idevice_id", "-l"], timeout: 10)
         guard result.status == 0 else {
             if !listFailed {
-                note("capture: `idevice_id -l` failed (exit \(result.status): \(Capture.firstLine(result.err + result.out))); is usbmuxd running? The devices attached stay as they are; asking again every \(RunReport.seconds(options.poll)) s")
+                note("capture: `idevice_id -l` failed (exit \(result.status): \(Capture.firstLine(result.err + result.out))); is usbmuxd running? "
+                    + "The devices attached stay as they are; asking again every \(RunReport.seconds(options.poll)) s")
             }
             listFailed = true
             return
@@ -196,13 +200,13 @@ public final class Capture {
 
     /// `ideviceinfo -u UDID` into the device's facts; false (logged once) when it fails: a
     /// device that does not trust this host yet. Tried again at the next poll.
-    @discardableResult
     private func refreshInfo(_ d: DeviceCapture) -> Bool {
         let result = Child.output(["ideviceinfo", "-u", d.udid], timeout: 15)
         let facts = DeviceFacts.parse(ideviceinfo: String(decoding: result.out, as: UTF8.self))
         guard result.status == 0, facts.udid != nil || facts.osVersion != nil else {
             if d.info == nil, !d.infoFailed {
-                note("\(d.udid): `ideviceinfo -u \(d.udid)` failed (exit \(result.status): \(Capture.firstLine(result.err + result.out))); not captured until it answers (unlock the device and trust this computer)")
+                note("\(d.udid): `ideviceinfo -u \(d.udid)` failed (exit \(result.status): \(Capture.firstLine(result.err + result.out))); "
+                    + "not captured until it answers (unlock the device and trust this computer)")
             }
             d.infoFailed = true
             return false
@@ -220,14 +224,19 @@ public final class Capture {
             // Not trusted yet: ask again at the next poll, not on every turn.
             if Date() >= d.nextInfo {
                 d.nextInfo = Date().addingTimeInterval(options.poll)
-                if refreshInfo(d) { note("\(d.label): attached (\(d.facts.productType ?? "?"), iOS \(d.facts.osVersion ?? "?"))"); d.restartAt = .distantPast }
+                if refreshInfo(d) {
+                    note("\(d.label): attached (\(d.facts.productType ?? "?"), iOS \(d.facts.osVersion ?? "?"))")
+                    d.restartAt = .distantPast
+                }
             }
             return
         }
         if let file = d.file, file.day != today {
             flush(d)
+            // The new day's sidecar holds the facts read at attach, not asked again: 40 devices'
+            // `ideviceinfo` would stall every collector's pipe at midnight. An iOS update
+            // reboots the device, which detaches and attaches it (facts read again).
             closeFile(d, why: "midnight")
-            refreshInfo(d)   // the new day's sidecar: the iOS version may have changed overnight
         }
         if d.file == nil, d.child != nil || !d.pending.isEmpty, !openFile(d, day: today) {
             // No file to write the running collector's lines to (openFile said why): it stops.
@@ -267,7 +276,9 @@ public final class Capture {
     /// Waits up to `timeout` ms for output of any collector, and takes what is there.
     private func readOutput(timeout: Int32) {
         var fds: [pollfd] = []
-        for d in devices.values { if let c = d.child { for fd in [c.out, c.err] where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } } }
+        for c in devices.values.compactMap(\.child) {
+            for fd in [c.out, c.err] where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        }
         if fds.isEmpty { usleep(UInt32(timeout) * 1000); return }
         guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return }
         for d in devices.values { take(d) }
@@ -300,7 +311,8 @@ public final class Capture {
             let ran = Date().timeIntervalSince(c.started)
             if ran >= 60 { d.backoff = 1 }
             flush(d)
-            retryLater(d, "\(options.collector.tool) exited (\(status > 128 ? "signal \(status - 128)" : "status \(status)")) after \(String(format: "%.1f", ran)) s")
+            let how = status > 128 ? "signal \(status - 128)" : "status \(status)"
+            retryLater(d, "\(options.collector.tool) exited (\(how)) after \(String(format: "%.1f", ran)) s")
         }
     }
 
@@ -330,7 +342,8 @@ public final class Capture {
             ? "the \(Capture.lines($0.lines)) written before stay in it (\($0.gzip.size) bytes, whole gzip members)"
             : "it held nothing yet and is removed" } ?? ""
         note("\(d.label): ERROR writing \(error.path): \(error.cause); \(Capture.lines(lost)) not stored; \(kept). "
-            + (error.isFull ? "Free space in \(options.out) (or move the closed files out of it)" : "Check the folder and its disk") + "; this device is tried again later")
+            + (error.isFull ? "Free space in \(options.out) (or move the closed files out of it)" : "Check the folder and its disk")
+            + "; this device is tried again later")
         if let c = d.child { stopChild(c, d); d.child = nil }
         d.pending = []
         closeFile(d, why: "write failed")
