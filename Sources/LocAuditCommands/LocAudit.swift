@@ -39,7 +39,7 @@ public struct LocAudit: ParsableCommand {
             """,
         version: LocAuditVersion.current,
         subcommands: [IngestCommand.self, AuditCommand.self, ReportCommand.self, RulesCommand.self, QueryCommand.self, CatalogCommand.self,
-                      RunCommand.self, PruneCommand.self, StatsCommand.self, DevicesCommand.self, WatchCommand.self, PushCommand.self]
+                      RunCommand.self, CaptureCommand.self, PruneCommand.self, StatsCommand.self, DevicesCommand.self, WatchCommand.self, PushCommand.self]
     )
 
     public init() {}

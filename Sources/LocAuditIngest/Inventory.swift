@@ -77,8 +77,7 @@ public struct Inventory: Sendable, Equatable {
     /// The device a log's file name names (`NAME-2026-11-21.log.gz`), by name, then UDID.
     public func device(forLog path: String) -> DeviceFacts? {
         let name = (path as NSString).lastPathComponent
-        guard let date = name.range(of: #"-\d{4}-\d{2}-\d{2}"#, options: .regularExpression) else { return nil }
-        let key = name[..<date.lowerBound].lowercased()
+        guard let key = InboxName.deviceKey(ofFileName: name)?.lowercased() else { return nil }
         return devices.first { $0.name?.lowercased() == key } ?? devices.first { $0.udid?.lowercased() == key }
     }
 }

@@ -110,6 +110,12 @@ enum HelpPages {
     func examplesRun() throws {
         let shell = try ShellFolder()
         let inbox = shell.dir.appendingPathComponent("inbox").path
+        // `capture`'s examples on a host with libimobiledevice and pymobiledevice3 but no device attached.
+        for (tool, body) in [("idevice_id", "exit 0"), ("ideviceinfo", "exit 1"), ("idevicesyslog", "exit 1"), ("pymobiledevice3", "exit 1")] {
+            let path = shell.bin.appendingPathComponent(tool).path
+            try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
         func night(_ n: Int) throws {
             try generateFleet(into: inbox, devices: 2, size: "100K", date: "2026-11-2\(n)", seed: n)
             let hourAgo = Date(timeIntervalSinceNow: -3600)
