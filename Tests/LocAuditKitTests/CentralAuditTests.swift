@@ -5,7 +5,7 @@ import Testing
 
 /// `audit --db postgresql://…` and `report --db postgresql://…` against a real server: the
 /// fleet's audit from what the hosts pushed.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+@Suite(.needsPostgres)
 struct CentralAuditTests {
     typealias Host = CentralPushTests.Host
 

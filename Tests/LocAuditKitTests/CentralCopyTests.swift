@@ -94,7 +94,7 @@ enum Nasty {
 }
 
 /// COPY's text, as this encoder writes it, read by a real PostgreSQL server.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+@Suite(.needsPostgres)
 struct CentralCopyTests {
     @Test("nasty text, integers and doubles sent by COPY read back equal from PostgreSQL (NUL as U+FFFD), doubles bit for bit")
     func copyReadsBackEqual() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import LocAuditRead
 
 /// `locaudit push` against a real PostgreSQL server the tests start themselves (PostgresCluster).
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+@Suite(.needsPostgres)
 struct CentralPushTests {
     /// A host: a store with some of the audit samples, ingested and audited by the real binary.
     struct Host {

@@ -57,7 +57,7 @@ import Testing
 
 /// `query` and `stats` on the central store, against a real server (PostgresCluster) holding
 /// the pushed samples.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+@Suite(.needsPostgres)
 struct CentralQueryTests {
     /// README's first command into a store of the test's own, audited, by the real binary.
     static func samplesHost() throws -> (Workspace, String) {

@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test("a suppressed finding is a SARIF result with an external suppression (valid by the official schema) and a skipped JUnit case with its reason",
-          .enabled(if: ReportFormatsTests.SchemaValidator.available || ReportFormatsTests.SchemaValidator.underCI, "python3's jsonschema is not installed"))
+          .needsJSONSchema)
     func suppressedInCIFormats() throws {
         let ws = try Workspace()
         let db = try store(ws)

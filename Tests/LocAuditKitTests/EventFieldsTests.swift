@@ -61,7 +61,7 @@ import Testing
     }
 }
 
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+@Suite(.needsPostgres)
 struct CentralEventFieldsTests {
     @Test("the central store's events view has every field, in order, with its PostgreSQL type")
     func postgresMigrationsMatch() async throws {

@@ -94,9 +94,9 @@ import Testing
         """
 
     @Test("in headless Chromium at 1366x768, the page needs no sideways scrolling: each matrix fits the screen, scrolls inside, and keeps its headers in view; screenshot kept with LOCAUDIT_KEEP_HTML",
-          .tags(.endToEnd), .timeLimit(.minutes(2)))
+          .tags(.endToEnd), .timeLimit(.minutes(2)), .needsChromium)
     func onALaptop() throws {
-        guard let chromium = Chromium.required() else { return }
+        let chromium = try Chromium.required()
         let ws = try Workspace()
         let html = FleetSummaryReporter.generateHTML(Self.large, devices: Self.devices)
         let layout: Layout = try chromium.evaluate(html, script: Self.measure, in: ws.dir, width: 1366, height: 768)
@@ -229,9 +229,9 @@ import Testing
         """
 
     @Test("in headless Chromium at 1400 and 760 px: rule names read whole and horizontal, cells coloured by severity, a cell's link opens its findings, no sideways scrolling of the page; screenshots",
-          .tags(.endToEnd), .timeLimit(.minutes(3)))
+          .tags(.endToEnd), .timeLimit(.minutes(3)), .needsChromium)
     func cellsInChromium() throws {
-        guard let chromium = Chromium.required() else { return }
+        let chromium = try Chromium.required()
         let ws = try Workspace()
         let html = FleetSummaryReporter.generateHTML(Self.large, devices: Self.devices)
         for width in [1400, 760] {

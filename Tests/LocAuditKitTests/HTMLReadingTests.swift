@@ -183,9 +183,9 @@ import Testing
     }
 
     @Test("in headless Chromium, the sample report reads in time order, tells modelled from observed and names devices; the Allow Once page's screenshot kept with LOCAUDIT_KEEP_HTML",
-          .tags(.endToEnd), .timeLimit(.minutes(3)))
+          .tags(.endToEnd), .timeLimit(.minutes(3)), .needsChromium)
     func inChromium() throws {
-        guard let chromium = Chromium.required() else { return }
+        let chromium = try Chromium.required()
         let (ws, audit) = try RenderedAudit.samples()
         let layout: Layout = try chromium.evaluate(audit.html(), script: Self.measure, in: ws.dir)
         Self.checkLayout(layout, times: audit.evidence.mapValues(\.time), devices: audit.devices)

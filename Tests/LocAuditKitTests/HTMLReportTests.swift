@@ -280,9 +280,9 @@ struct RenderedAudit {
     }
 
     @Test("in headless Chromium, clicking a severity, an app and a rule hides the other findings (and the choices combine); the report opens on the findings; screenshots at 1400 and 760 px",
-          .tags(.endToEnd), .timeLimit(.minutes(3)))
+          .tags(.endToEnd), .timeLimit(.minutes(3)), .needsChromium)
     func filtersInChromium() throws {
-        guard let chromium = Chromium.required() else { return }
+        let chromium = try Chromium.required()
         let (ws, audit) = try RenderedAudit.samples()
         let findings = audit.report.findings
         let filters = FindingFilters(findings)
@@ -469,9 +469,9 @@ struct RenderedAudit {
     // MARK: In a real browser
 
     @Test("the sample report renders in headless Chromium: verdict, a timeline per session with findings, findings linked to their evidence, a non-blank screenshot",
-          .tags(.endToEnd), .timeLimit(.minutes(2)))
+          .tags(.endToEnd), .timeLimit(.minutes(2)), .needsChromium)
     func chromium() throws {
-        guard let chromium = Chromium.required() else { return }
+        let chromium = try Chromium.required()
         let (ws, audit) = try RenderedAudit.samples()
         let page = ws.dir.appendingPathComponent("report.html")
         try audit.html().write(to: page, atomically: true, encoding: .utf8)
@@ -532,11 +532,14 @@ struct RenderedAudit {
 struct Chromium {
     let path: String
 
-    /// Chromium, or an issue that says how to install it: the tests that call this need a real browser.
-    static func required() -> Chromium? {
+    /// Chromium, else an error that says how to install it (the tests that call this need a
+    /// real browser, and carry `.needsChromium`: this fails only under CI).
+    static func required() throws -> Chromium {
         if let chromium = find() { return chromium }
-        Issue.record("chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser")
-        return nil
+        throw Missing()
+    }
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser" }
     }
 
     /// LOCAUDIT_KEEP_HTML=DIR keeps these files (pages and their screenshots) there, to look

@@ -3,7 +3,7 @@ import Testing
 @testable import LocAuditRead
 
 /// The harness of the tests that need a PostgreSQL server (PostgresSupport.swift).
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL cannot be installed here (the reason is printed above)"))
+@Suite(.needsPostgres)
 struct PostgresHarnessTests {
     @Test("the harness's cluster answers over its socket, and is stopped and removed when the test body throws")
     func harnessStopsOnFailure() async throws {

@@ -224,8 +224,7 @@ import Testing
     }
 
     @Test("the SARIF report of the samples is valid SARIF 2.1.0 by the official schema: one result per finding, rule help, evidence locations, stable fingerprints",
-          .enabled(if: SchemaValidator.available || SchemaValidator.underCI,
-                   "python3's jsonschema is not installed (scripts/setup.sh --test installs it): skipped outside CI"))
+          .needsJSONSchema)
     func sarifIsValid() throws {
         guard SchemaValidator.available else {
             Issue.record("CI=true and python3 cannot import jsonschema: scripts/setup.sh --test installs python3-jsonschema")
