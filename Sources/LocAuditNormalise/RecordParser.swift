@@ -72,7 +72,8 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     /// records that were read but not stored: a `repeat`, a `duplicate`, a message the catalog
     /// finds `incomplete`.)
     public var linesSkipped = 0
-    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`).
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`,
+    /// `no-prefix`, `not-device`, `unaccounted`).
     public var skipped: [String: Int] = [:]
     /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`,
     /// `number-out-of-range`, `non-finite-number`, ...).

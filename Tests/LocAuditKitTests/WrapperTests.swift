@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import LocAuditIngest
 @testable import LocAuditModel
@@ -103,6 +104,22 @@ import Testing
             Self.expectEveryLineCounted(parser.counts, lines: c.lines, "\(c.file) in chunks of \(chunk)")
             #expect(parser.counts.linesSkipped == c.skipped.values.reduce(0, +))
         }
+    }
+
+    @Test("watch reads a tool's log as ingest does, and its live source records the tool", arguments: ["qa-ipad-2021-03-02-appium-syslog.log", "flutter-run-v-2019-05-07.log"])
+    func watchReadsWrapped(_ name: String) throws {
+        let c = try #require(Self.cases.first { $0.file == name })
+        let ws = try Workspace()
+        let db = ws.dir.appendingPathComponent("watch.sqlite").path
+        let result = try run(locauditExecutable, ["watch", "--db", db], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture(name)))))
+        #expect(result.status == 0, "\(result.stderr)")
+        let row = try #require(try DatabaseQueue(path: db).read { try Row.fetchOne($0, sql: "SELECT container, wrapper, lines_read, events, skipped FROM sources") })
+        #expect(row["container"] as String == c.container)
+        #expect(row["wrapper"] as String? == c.wrapper)
+        #expect(row["lines_read"] as Int == c.lines)
+        #expect(row["events"] as Int == c.eventLines.count)
+        let skipped = try JSONDecoder().decode([String: Int].self, from: Data((row["skipped"] as String).utf8))
+        #expect(skipped == c.skipped)
     }
 
     @Test("the wrapped logs' text summary names the tool")
