@@ -13,6 +13,7 @@ enum FuzzTarget: String, CaseIterable {
     case privacyReport = "privacy-report"
     case console, pymobiledevice3, pymobiledevice3JSON = "pymobiledevice3-json", bsdSyslog = "bsd-syslog"
     case mobileInstallation = "mobile-installation", messageOnly = "message-only"
+    case logCompact = "log-compact", xcodeConsole = "xcode-console"
     /// A sysdiagnose archive: the tar reader over the content, then its MobileInstallation members.
     case sysdiagnose
     /// MessageFields on any bytes, the catalog's recognition of a message, and AnchorSet
@@ -30,6 +31,11 @@ enum FuzzTarget: String, CaseIterable {
     case ideviceinfo
     /// Container detection from a file's first bytes, and the quoting of an unknown one.
     case detect
+    /// Detection and parsing together (issue 26): the container and test-tool wrapper detected,
+    /// and a container and wrapper picked by the first byte (a mis-guess), each parse every
+    /// line: read or skipped with a reason, none lost (`linesInRecords + linesSkipped ==
+    /// linesRead`, no `unaccounted`), and as many lines as the content has.
+    case detectParse = "detect-parse"
     /// ByteStream on gzip bytes: ISA-L (with zlib's restart at a doubt) must hand on exactly
     /// what zlib alone hands on, or fail with the same error; small reads cut members anywhere.
     case gzip
@@ -88,12 +94,38 @@ func int32(_ b: [UInt8]) -> Int {
     b.count < 4 ? 0 : Int(Int32(bitPattern: UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])))
 }
 
+/// Parses `content` as `container` in `wrapper`, in two chunks, and checks that every line
+/// was read or skipped with a reason.
+func everyLineCounted(_ content: [UInt8], _ container: Container, _ wrapper: Wrapper?) {
+    let parser = RecordParser(container: container, wrapper: wrapper, catalog: catalog,
+                              options: ParseOptions(year: nil, zone: paris, fileDate: Date(timeIntervalSince1970: 1_795_000_000)),
+                              sink: NullSink())
+    let half = content.count / 2
+    do {
+        try parser.consume(Array(content[..<half]))
+        try parser.consume(Array(content[half...]))
+        try parser.finish(complete: true)
+    } catch {
+        fatalError("\(error)")
+    }
+    let c = parser.counts
+    precondition(c.skipped[SkipReason.unaccounted.rawValue] == nil, "\(container.rawValue) in \(wrapper?.rawValue ?? "no wrapper"): lines lost count of")
+    precondition(c.linesInRecords + c.linesSkipped == c.linesRead,
+                 "\(container.rawValue): \(c.linesInRecords) read + \(c.linesSkipped) skipped != \(c.linesRead) lines")
+    // Without NULs (which idevicesyslog's records may end with), the lines are the newlines
+    // and a last line without one.
+    if !content.contains(0) {
+        let lines = content.reduce(0) { $0 + ($1 == 0x0a ? 1 : 0) } + (content.last.map { $0 == 0x0a ? 0 : 1 } ?? 0)
+        precondition(c.linesRead == lines, "\(container.rawValue): \(c.linesRead) lines read of \(lines)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
     switch target {
     case .idevicesyslog, .logShow, .logSyslog, .logNDJSON, .logJSON, .privacyReport, .console, .pymobiledevice3,
-         .pymobiledevice3JSON, .bsdSyslog, .mobileInstallation, .messageOnly, .sysdiagnose:
+         .pymobiledevice3JSON, .bsdSyslog, .mobileInstallation, .messageOnly, .sysdiagnose, .logCompact, .xcodeConsole:
         let container = Container(rawValue: target.rawValue)!
         let parser = RecordParser(container: container, catalog: catalog,
                                   options: ParseOptions(year: nil, zone: paris, fileDate: Date(timeIntervalSince1970: 1_795_000_000)),
@@ -171,6 +203,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .detect:
         _ = Container.detect(bytes)
         _ = Printable.quote(Array(bytes.prefix(256)))
+    case .detectParse:
+        let content = Array(bytes.dropFirst())
+        if let detected = Container.detectWrapped(content), detected.container.isLog {
+            everyLineCounted(content, detected.container, detected.wrapper)
+        }
+        let pick = Int(bytes.first ?? 0)
+        let logs = Container.allCases.filter { $0.isLog && $0 != .sysdiagnose }
+        everyLineCounted(content, logs[pick % logs.count], [nil, Wrapper.appium, Wrapper.flutter][(pick / logs.count) % 3])
     case .gzip:
         // Always a gzip stream: the magic, then the input (a seed .gz keeps its own).
         let file = bytes.starts(with: [0x1f, 0x8b]) ? bytes : [0x1f, 0x8b] + bytes

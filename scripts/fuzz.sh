@@ -11,10 +11,11 @@
 # git-ignored); rebuilt only when a source changed. The targets (fuzz/FuzzTargets.swift):
 # each container's record parser (idevicesyslog, log-show, log-syslog, log-ndjson,
 # log-json, privacy-report, console, pymobiledevice3, pymobiledevice3-json, bsd-syslog,
-# mobile-installation, message-only, sysdiagnose with its tar reader) with the built-in catalog, message-fields, timestamps, vis,
-# json-unescape, info-plist, ideviceinfo, detect.
+# mobile-installation, message-only, sysdiagnose with its tar reader, log-compact, xcode-console) with the built-in catalog,
+# message-fields, timestamps, vis, json-unescape, info-plist, ideviceinfo, detect, detect-parse (detection with the test
+# tools' wrappers, then every line read or counted as skipped), gzip, message-template.
 #
-# Seeds: samples/, Tests/LocAuditKitTests/Fixtures/real/ and fuzz/seeds/ (inputs that once broke a
+# Seeds: samples/, Tests/LocAuditKitTests/Fixtures/real/, Tests/LocAuditKitTests/Fixtures/wrappers/ and fuzz/seeds/ (inputs that once broke a
 # parser: info-plist-bomb.plist, nine levels of shared references) (gzip inflated, cut at line
 # ends into pieces of at most 4 KiB), read at run time; each target keeps the inputs it finds in
 # $FUZZ_OUT/corpus/TARGET. Prints the inputs executed per target and in total; exits 1 on
@@ -26,7 +27,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 OUT=${FUZZ_OUT:-.build-fuzz}
 MAX_LEN=${FUZZ_MAX_LEN:-8192}
-ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose message-fields timestamps vis json-unescape info-plist ideviceinfo detect gzip message-template"
+ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose log-compact xcode-console message-fields timestamps vis json-unescape info-plist ideviceinfo detect detect-parse gzip message-template"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 
 die() { echo "fuzz: $*" >&2; exit "${2:-1}"; }
@@ -82,8 +83,8 @@ while IFS= read -r -d '' f; do
               [[ $(stat -c %s "$f") -le $MAX_LEN ]] && cp "$f" "$SEEDS/$n-gz" ;;  # for the gzip target
         *) split -C 4096 "$f" "$SEEDS/$n-" ;;
     esac
-done < <(find samples Tests/LocAuditKitTests/Fixtures/real fuzz/seeds -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
-echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/, Tests/LocAuditKitTests/Fixtures/real/ and fuzz/seeds/" >&2
+done < <(find samples Tests/LocAuditKitTests/Fixtures/real Tests/LocAuditKitTests/Fixtures/wrappers fuzz/seeds -type f ! -name '*.md' -print0 2>/dev/null | sort -z)
+echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/, Tests/LocAuditKitTests/Fixtures/{real,wrappers}/ and fuzz/seeds/" >&2
 
 # ---------------------------------------------------------------- run
 mkdir -p "$OUT/crashes" "$OUT/logs"

@@ -37,6 +37,7 @@ struct FileIngest {
         let setting = try setting(for: head, fileDate: fileDate)
         let written = try write(head, setting, chunks: chunks, stream: stream)
         var report = report(written, container: head.container, build: setting.build, started: started)
+        report.wrapper = report.outcome == .ingested ? head.wrapper?.rawValue : nil
         if report.outcome == .ingested { report.deviceLink = setting.link }
         return report
     }
@@ -44,6 +45,8 @@ struct FileIngest {
     /// The first blocks of a file: the container they show, and the blocks read to tell it.
     private struct Head {
         let container: Container
+        /// The test tool whose prefix each line has.
+        let wrapper: Wrapper?
         let held: [ByteChunk]
         let bytes: [UInt8]
     }
@@ -82,12 +85,15 @@ struct FileIngest {
             held.append(chunk)
             head += chunk.bytes.prefix(FileIngest.headBytes - head.count)
         }
-        guard let container = ingester.options.format ?? Container.detect(head) else {
+        let detected = Container.detectWrapped(head)
+        // --format names the container; a tool's prefix around its lines is still read.
+        let wrapper = detected?.wrapper
+        guard let container = ingester.options.format ?? detected?.container else {
             throw IngestError(description: head.isEmpty
                 ? "the file is empty; nothing to ingest."
                 : "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --container (\(FileIngest.formats)).")
         }
-        return Head(container: container, held: held, bytes: head)
+        return Head(container: container, wrapper: container.isTextLines ? wrapper : nil, held: held, bytes: head)
     }
 
     /// The parse options and device facts for this file of this container.
@@ -106,7 +112,7 @@ struct FileIngest {
         // Without a UDID, the device the store knows by the name in the lines or the file's name.
         var link: String? = nil
         if container.isLog {
-            let lineName = RecordParser.deviceName(inHead: head.bytes, container: container)
+            let lineName = RecordParser.deviceName(inHead: head.bytes, container: container, wrapper: head.wrapper)
             switch try db.read({ try Devices.link(device, lineName: lineName, path: path, in: $0) }) {
             case .linked(let facts, let by):
                 device = facts
@@ -164,7 +170,7 @@ struct FileIngest {
                 let facts = SourceFacts(path: path, fileSHA256: ByteStream.hex(stream.fileHash),
                                         contentSHA256: ByteStream.hex(stream.contentHash), size: stream.fileOffset,
                                         contentSize: stream.contentSize, gzipMembers: stream.gzipMembers, container: container,
-                                        device: device, counts: counts)
+                                        wrapper: head.wrapper, device: device, counts: counts)
                 let outcome = try writer.commit(facts) { db in
                     if container == .infoPlist {
                         try FactsWriter.upsertApp(try AppFacts.read(Data(factsBytes)), path: path, sha256: facts.contentSHA256, in: db)
@@ -184,9 +190,9 @@ struct FileIngest {
     private func parse(_ head: Head, _ parseOptions: ParseOptions, chunks: Handoff<ByteChunk>, stream: ByteStream,
                        into writer: EventWriter, counts parsedCounts: Locked<(counts: ParseCounts, members: [String])>) throws {
         let container = head.container
-        let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held = head.held, head = head.bytes, parseOptions, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
+        let parsed = Handoff<[ParsedItem]>.producing("locaudit-parse", capacity: 16) { [held = head.held, head = head.bytes, wrapper = head.wrapper, parseOptions, catalog = ingester.catalog, complete = ingester.options.complete, forced = ingester.options.format != nil, bar, path] out in
             let batches = ParsedBatches(out)
-            let parser = RecordParser(container: container, catalog: catalog, options: parseOptions, sink: batches)
+            let parser = RecordParser(container: container, wrapper: wrapper, catalog: catalog, options: parseOptions, sink: batches)
             for chunk in held {
                 try parser.consume(chunk.bytes)
                 bar.update(path: path, offset: chunk.fileOffset)

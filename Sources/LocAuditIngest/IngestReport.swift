@@ -16,6 +16,8 @@ public struct FileReport: Codable, Sendable {
     /// For `ingested`: its row in `sources`.
     public var sourceId: Int64?
     public var container: String?
+    /// The test tool whose prefix each line had (`appium`, `flutter`): the lines inside are `container`'s.
+    public var wrapper: String?
     public var device: String?
     public var iosVersion: String?
     /// For an Info.plist: the app's bundle id.
@@ -87,7 +89,7 @@ public struct IngestReport: Codable, Sendable {
             case .ingested:
                 let device = f.device ?? "unknown device"
                 let ios = f.iosVersion.map { "iOS \($0)" } ?? "iOS unknown"
-                out += "ingested \(Printable.line(f.path))\n  \(f.container ?? "?") · \(Printable.line(device)) · \(ios)"
+                out += "ingested \(Printable.line(f.path))\n  \(f.container ?? "?")\(f.wrapper.map { " in \($0)'s log" } ?? "") · \(Printable.line(device)) · \(ios)"
                 if let a = f.firstTime, let b = f.lastTime { out += " · \(a) … \(b)\(f.zoneAssumed == true ? " (zone assumed UTC)" : "")" }
                 out += "\n"
                 if let from = f.zoneFrom { out += "  no zone in its lines: read at \(Printable.line(from)), an export of the same device and period\n" }

@@ -94,10 +94,14 @@ package final class LiveIngest {
     private func start(final: Bool) throws {
         guard segment == nil, !head.isEmpty else { return }
         let container: Container
-        if let known = resumed?.container ?? options.format {
+        var wrapper: Wrapper? = nil
+        if let resumed {
+            (container, wrapper) = (resumed.container, resumed.wrapper)
+        } else if let known = options.format {
             container = known
-        } else if let detected = Container.detect(head), detected.isLog {
-            container = detected
+            wrapper = Container.detectWrapped(head)?.wrapper
+        } else if let detected = Container.detectWrapped(head), detected.container.isLog {
+            (container, wrapper) = detected
         } else {
             guard final || head.count >= LiveIngest.headBytes else { return }
             throw IngestError(description: "cannot tell which kind of log this is (line 1: \"\(FileIngest.firstLine(head))\"). Name it with --container (\(FileIngest.formats)).")
@@ -112,7 +116,7 @@ package final class LiveIngest {
         parse.fileDate = parse.fileDate ?? (options.path == "-" ? nil : FileIngest.dateInName(options.path)) ?? Date()
         parse.zone = parse.zone ?? device.timeZone.flatMap(TimeZone.init(identifier:))
         if container == .console, parse.date == nil { parse.date = FileIngest.civilDateInName(options.path) }
-        let segment = try Segment(db: db, path: options.path, container: container, device: device, parse: parse,
+        let segment = try Segment(db: db, path: options.path, container: container, wrapper: wrapper, device: device, parse: parse,
                                   catalog: catalog, resumed: resumed, hash: resumedHash)
         resumed = nil
         resumedHash = nil
@@ -178,6 +182,7 @@ private final class Segment {
     let db: Database
     let path: String
     let container: Container
+    let wrapper: Wrapper?
     let parser: RecordParser
     let writer: EventWriter
     let times: TimeTracker
@@ -191,16 +196,17 @@ private final class Segment {
     var sourceId: Int64?
     var lastEventId: Int64 = 0
 
-    init(db: Database, path: String, container: Container, device: DeviceFacts, parse: ParseOptions,
+    init(db: Database, path: String, container: Container, wrapper: Wrapper?, device: DeviceFacts, parse: ParseOptions,
          catalog: Catalog, resumed: LiveSourceRow?, hash: RunningHash?) throws {
         self.db = db
         self.path = path
         self.container = container
+        self.wrapper = container.isTextLines ? wrapper : nil
         let writer = try EventWriter(db: db, device: device, budgetBytes: .max, live: true,
                                      continuing: resumed.map { ($0.id, $0.events, $0.duplicates) })
         self.writer = writer
         times = TimeTracker(writer)
-        parser = RecordParser(container: container, catalog: catalog, options: parse, sink: times)
+        parser = RecordParser(container: container, wrapper: wrapper, catalog: catalog, options: parse, sink: times)
         self.hash = hash ?? RunningHash()
         offset = resumed?.offset ?? 0
         if let resumed {
@@ -234,7 +240,7 @@ private final class Segment {
         counts.firstUS = [base.firstUS, times.firstUS].compactMap { $0 }.min()
         counts.lastUS = [base.lastUS, times.lastUS].compactMap { $0 }.max()
         let facts = SourceFacts(path: path, fileSHA256: point.hash.hex, contentSHA256: marker,
-                                size: point.offset, contentSize: point.offset, gzipMembers: 0, container: container,
+                                size: point.offset, contentSize: point.offset, gzipMembers: 0, container: container, wrapper: wrapper,
                                 device: writer.device, counts: counts)
         guard case .stored(let id, let events, _, _, _) = try writer.commit(facts) else {
             throw IngestError(description: "the live source could not be stored (its row was taken by another content).")

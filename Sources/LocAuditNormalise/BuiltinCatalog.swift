@@ -163,6 +163,38 @@ enum BuiltinCatalog {
       "provenance": {"evidence": "real", "source": "pasted in many bug reports; newer iOS appends \" || _CFMZEnabled()\", and a line cut short keeps the start of the reason"}
     },
     {
+      "id": "system.crash.process-exited",
+      "kind": "crash",
+      "scope": "system",
+      "contains": "] Process exited: ",
+      "process": ["SpringBoard"],
+      "regex": "^\\[(?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>:(?<pid>\\d+)\\] Process exited: .*code:(?<reason>SIG(?:SEGV|ABRT|BUS|ILL|TRAP|FPE|SYS)\\(\\d+\\))",
+      "fields": {"bundle_id": "bundle", "app_pid": "pid", "reason": "reason"},
+      "samples": [
+        {"message": "[app<com.hightowerai.MobileJarvisNative>:26683] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGABRT(6)>>.", "process": "SpringBoard",
+         "expect": {"kind": "crash", "bundle_id": "com.hightowerai.MobileJarvisNative", "app_pid": "26683", "reason": "SIGABRT(6)"}},
+        {"message": "[application<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGSEGV(11)>>.", "process": "SpringBoard",
+         "expect": {"kind": "crash", "bundle_id": "com.example.app", "app_pid": "501", "reason": "SIGSEGV(11)"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copies of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-* lines 1261 and 122, SIGABRT(6)); SIGSEGV(11) and application<…> are the same line's other values. The FBApplicationProcess form a line later tells the same exit again and is not read; SIGKILL (a kill, a watchdog) is no crash"}
+    },
+    {
+      "id": "system.crash.service-exited",
+      "kind": "crash",
+      "scope": "system",
+      "contains": "Service exited due to ",
+      "process": ["launchd", "com.apple.xpc.launchd"],
+      "regex": "^\\(UIKitApplication:(?<bundle>[^\\[\\]()\\s]+)\\[[^\\]]*\\](?:\\[[^\\]]*\\])*\\):? Service exited due to (?:signal: )?(?<reason>Segmentation fault: 11|Abort trap: 6|Bus error: 10|Illegal instruction: 4|Trace/BPT trap: 5|Floating point exception: 8|SIG(?:SEGV|ABRT|BUS|ILL|TRAP|FPE))",
+      "fields": {"bundle_id": "bundle", "reason": "reason"},
+      "samples": [
+        {"message": "(UIKitApplication:com.example.app[0x8e1c][64]) Service exited due to Segmentation fault: 11", "process": "launchd",
+         "expect": {"kind": "crash", "bundle_id": "com.example.app", "reason": "Segmentation fault: 11"}},
+        {"message": "(UIKitApplication:com.example.app[0x8e1c]): Service exited due to signal: Abort trap: 6", "process": "launchd",
+         "expect": {"kind": "crash", "bundle_id": "com.example.app", "reason": "Abort trap: 6"}}
+      ],
+      "provenance": {"evidence": "reference", "source": "launchd's \"Service exited due to Segmentation fault: 11\" (issue 26) for an app's job, UIKitApplication:BUNDLE[…]; the job's bracketed numbers are no pid. macOS system.log has the same daemon's \"Service exited with abnormal code\" (fixtures/real/loghub-mac-2k-macos-system.log line 498), which is not a crash"}
+    },
+    {
       "id": "app.usage-key-missing",
       "kind": "usage-key-missing",
       "scope": "app",

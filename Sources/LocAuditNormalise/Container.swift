@@ -33,6 +33,12 @@ public enum Container: String, CaseIterable, Codable, Sendable {
     case messageOnly = "message-only"
     /// A sysdiagnose archive (tar, usually gzipped): its MobileInstallation logs are read.
     case sysdiagnose
+    /// `log stream --style compact`: `2020-02-03 11:20:31.207 Df locationd[4410:1c2e0] message`,
+    /// the host's local time without a zone.
+    case logCompact = "log-compact"
+    /// Xcode's debug console (an app's NSLog / os_log output as Xcode prints it):
+    /// `2023-04-11 16:02:55.081734+0100 Runner[1204:88312] message`, no level.
+    case xcodeConsole = "xcode-console"
 
     /// Whether the file holds log lines (as opposed to facts about a device or an app).
     public var isLog: Bool { self != .infoPlist && self != .deviceInfo }
@@ -41,13 +47,36 @@ public enum Container: String, CaseIterable, Codable, Sendable {
     /// time: `--tz`, else the device's zone, else UTC assumed (and said).
     var stampsHaveZone: Bool {
         switch self {
-        case .idevicesyslog, .bsdSyslog, .pymobiledevice3, .pymobiledevice3JSON, .mobileInstallation, .sysdiagnose: false
+        case .idevicesyslog, .bsdSyslog, .pymobiledevice3, .pymobiledevice3JSON, .mobileInstallation, .sysdiagnose, .logCompact: false
         default: true
         }
     }
 
-    /// Detects the container from the first bytes of the content; nil if none fits.
+    /// Whether the container's lines are text records read by a prefix parser (`TextHeaders`),
+    /// so that a test tool can wrap them (`Wrapper`).
+    public var isTextLines: Bool {
+        switch self {
+        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation, .logCompact, .xcodeConsole: true
+        default: false
+        }
+    }
+
+    /// Detects the container from the first bytes of the content; nil if none fits. A file
+    /// saved by a test tool (`Wrapper`) is the container inside its prefixes.
     public static func detect(_ head: [UInt8]) -> Container? {
+        detectWrapped(head)?.container
+    }
+
+    /// Detects the container and the test tool's wrapper around its lines, if any.
+    public static func detectWrapped(_ head: [UInt8]) -> (container: Container, wrapper: Wrapper?)? {
+        if let wrapper = Wrapper.detect(head) {
+            return (Wrapper.innerContainer(head, wrapper), wrapper)
+        }
+        return detectBare(head).map { ($0, nil) }
+    }
+
+    /// Detects the container of lines that no test tool wrapped.
+    static func detectBare(_ head: [UInt8]) -> Container? {
         if head.starts(with: Array("bplist00".utf8)) { return .infoPlist }
         if isTar(head) { return .sysdiagnose }
         let text = String(decoding: head.prefix(64 * 1024), as: UTF8.self)
@@ -81,15 +110,18 @@ public enum Container: String, CaseIterable, Codable, Sendable {
             }
             let bytes = Array(line.utf8)
             let isStamp = bytes.withUnsafeBufferPointer { Timestamps.parseISOLike($0) }
-            if let stamp = isStamp {
-                let rest = line.utf8.dropFirst(stamp.length).drop(while: { $0 == 0x20 })
-                return rest.starts(with: Array("0x".utf8)) ? .logShow : .logSyslog
-            }
             func reads(_ header: (UnsafeBufferPointer<UInt8>) -> TextLine) -> Bool {
                 if case .record = bytes.withUnsafeBufferPointer(header) { return true }
                 return false
             }
+            if let stamp = isStamp {
+                // NSLog's `process[pid:thread] message` (Xcode's console) has no host and no `]:`.
+                if reads(TextHeaders.xcodeConsole) { return .xcodeConsole }
+                let rest = line.utf8.dropFirst(stamp.length).drop(while: { $0 == 0x20 })
+                return rest.starts(with: Array("0x".utf8)) ? .logShow : .logSyslog
+            }
             if reads(TextHeaders.pymobiledevice3) { return .pymobiledevice3 }
+            if reads(TextHeaders.logCompact) { return .logCompact }
             // idevicesyslog and system.log share the stamp; `[pid] <Level>:` or not tells them apart.
             if bytes.count >= 15, bytes.withUnsafeBufferPointer({ Timestamps.parseSyslogStamp($0.baseAddress!, $0.count) }) != nil {
                 if reads(TextHeaders.idevicesyslog) { return .idevicesyslog }

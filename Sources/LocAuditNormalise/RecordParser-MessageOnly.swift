@@ -7,9 +7,9 @@ extension RecordParser {
 
     /// A file of messages without their prefixes (Console's message column only): there is
     /// no time, so no event; every line is counted.
-    func messageOnlyLine(_ b: UnsafeBufferPointer<UInt8>) {
-        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { counts.skip(.noise); return }
+    func messageOnlyLine(_ b: UnsafeBufferPointer<UInt8>) -> LineFate {
+        if b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped(.noise) }
         recognised += 1
-        counts.skip(.noPrefix)
+        return .skipped(.noPrefix)
     }
 }

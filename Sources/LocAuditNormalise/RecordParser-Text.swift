@@ -5,34 +5,34 @@ import LocAuditRead
 extension RecordParser {
     // MARK: Text containers
 
-    func textLine(_ b: UnsafeBufferPointer<UInt8>) throws {
-        if b.isEmpty {
-            // Blank lines inside a record are part of it; between records they are noise.
-            if pending != nil { counts.note(.continuation); appendContinuation(b) } else { counts.skip(.noise) }
-            return
+    func textLine(_ b: UnsafeBufferPointer<UInt8>) throws -> LineFate {
+        // A blank line is no line of a record, not even inside a paste (a Console copy or a
+        // paste into a text file puts them between records): noise. The record before it
+        // still takes the lines without a prefix that follow it.
+        if b.isEmpty || (b[0] == 0x20 || b[0] == 0x09) && b.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            return .skipped(.noise)
         }
         switch textHeader(b) {
         case .record(let h):
             recognised += 1
             try emitPending()
             try startRecord(h, b)
+            return .read
         case .noise:
             recognised += 1
             try emitPending()
-            counts.skip(.noise)
+            return .skipped(.noise)
         case .badTimestamp:
             try emitPending()
-            counts.skip(.badTimestamp, line: lineNumber)
+            return .skipped(.badTimestamp)
         case .malformed:
             try emitPending()
-            counts.skip(.malformed, line: lineNumber)
+            return .skipped(.malformed)
         case .other:
-            if pending != nil {
-                counts.note(.continuation)
-                appendContinuation(b)
-            } else {
-                counts.skip(.malformed, line: lineNumber)
-            }
+            guard pending != nil else { return .skipped(.malformed) }
+            counts.note(.continuation)
+            appendContinuation(b)
+            return .read
         }
     }
 
@@ -48,6 +48,8 @@ extension RecordParser {
         case .pymobiledevice3: TextHeaders.pymobiledevice3(b)
         case .bsdSyslog: TextHeaders.bsdSyslog(b)
         case .mobileInstallation: TextHeaders.mobileInstallation(b)
+        case .logCompact: TextHeaders.logCompact(b)
+        case .xcodeConsole: TextHeaders.xcodeConsole(b)
         default: TextHeaders.logSyslog(b)
         }
     }
@@ -56,7 +58,7 @@ extension RecordParser {
     /// `log show --style syslog`'s host field), read before the file is parsed so that the
     /// device's facts (its zone, its iOS version) can be linked from the first line on.
     /// Nil for containers whose lines name no device, and when no record in `head` does.
-    public static func deviceName(inHead head: [UInt8], container: Container) -> String? {
+    public static func deviceName(inHead head: [UInt8], container: Container, wrapper: Wrapper? = nil) -> String? {
         guard [.idevicesyslog, .logSyslog, .bsdSyslog].contains(container) else { return nil }
         var start = 0
         while start < head.count {
@@ -66,7 +68,12 @@ extension RecordParser {
             var line = Array(head[start..<end])
             if line.last == 0x0d { line.removeLast() }
             start = end + 1
-            let name: String? = line.withUnsafeBufferPointer { b in
+            let name: String? = line.withUnsafeBufferPointer { whole in
+                var b = whole
+                if let wrapper {
+                    guard case .device(let from) = wrapper.unwrap(whole) else { return nil }
+                    b = UnsafeBufferPointer(rebasing: whole[min(from, whole.count)...])
+                }
                 guard case .record(let h) = textHeader(container, b), let d = h.device, !d.isEmpty else { return nil }
                 return String(decoding: UnsafeBufferPointer(rebasing: b[d]), as: UTF8.self)
             }
@@ -129,16 +136,6 @@ extension RecordParser {
         let process = lines == .mobileInstallation ? "installd" : String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self)
         pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset, process: process,
                           pid: h.pid, message: message, isCandidate: true)
-    }
-
-    /// `count` empty lines, as `textLine(_:)` reads each: noise between records, else lines of
-    /// the record (a newline each in its message, up to `maxLineBytes`).
-    func blankTextLines(_ count: Int) {
-        guard pending != nil else { return counts.skip(.noise, count: count) }
-        counts.note(.continuation, count: count)
-        guard pending!.isCandidate else { return }
-        let room = max(0, RecordParser.maxLineBytes - pending!.message.count)
-        pending!.message.append(contentsOf: repeatElement(0x0a, count: min(count, room)))
     }
 
     private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {

@@ -63,7 +63,17 @@ public struct ParseCounts: Sendable, Codable, Equatable {
     package init() {}
 
     public var linesRead = 0
-    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`).
+    /// Lines read as a record, as a line of one (a continuation, a line of a `--style json`
+    /// object), or as the container's own structure (the brackets of a `--style json` array).
+    /// Every line is read or skipped: `linesInRecords + linesSkipped == linesRead`, checked
+    /// at the end of every file (`RecordParser.finish`).
+    public var linesInRecords = 0
+    /// Lines skipped whole, each counted in `skipped` under its reason. (`skipped` also counts
+    /// records that were read but not stored: a `repeat`, a `duplicate`, a message the catalog
+    /// finds `incomplete`.)
+    public var linesSkipped = 0
+    /// Lines not stored, by reason (`noise`, `malformed`, `bad-timestamp`, `incomplete`, `not-location`, `too-long`, `duplicate`, `repeat`,
+    /// `no-prefix`, `not-device`, `unaccounted`).
     public var skipped: [String: Int] = [:]
     /// Things repaired or assumed while reading, by kind (`continuation`, `invalid-utf8`, `time-backwards`,
     /// `number-out-of-range`, `non-finite-number`, ...).
@@ -98,6 +108,26 @@ package enum SkipReason: String, CaseIterable, Sendable {
     case tooLong = "too-long"
     case noPrefix = "no-prefix"
     case `repeat`
+    /// A test tool's own line in a wrapped file (Appium's `[HTTP]`, flutter's build output).
+    case notDevice = "not-device"
+    /// Lines the reader lost count of: a bug (the end-of-file check found lines neither
+    /// read nor skipped); counted so that they are never dropped silently.
+    case unaccounted
+
+    /// Reasons that point at a damaged line: the first line skipped for each is kept.
+    var marksLine: Bool {
+        switch self {
+        case .malformed, .badTimestamp, .incomplete, .tooLong, .unaccounted: true
+        default: false
+        }
+    }
+}
+
+/// What became of one line: read (as a record, a line of one, or the container's structure),
+/// or skipped whole with its reason. Every reader of a line says which (`RecordParser.tally`).
+enum LineFate: Equatable {
+    case read
+    case skipped(SkipReason)
 }
 
 /// What was repaired or assumed while reading: the keys of `ParseCounts.notes` and of
@@ -120,6 +150,11 @@ package final class RecordParser {
     static let maxMessageBytes = 64 << 10
 
     package let container: Container
+    /// The test tool's prefix around each line, if the file was saved through one.
+    package let wrapper: Wrapper?
+    /// Wrapped files: whether the last line with the tool's prefix was a device line (a line
+    /// without the prefix continues it, else the tool's own entry).
+    private var inDeviceEntry = false
     /// How the lines read: the container's own, or for an archive that of the members it reads.
     let lines: Container
     /// A sysdiagnose archive: the members it reads are handed to the lines.
@@ -180,8 +215,9 @@ package final class RecordParser {
     /// The object being accumulated has grown over `maxLineBytes`: dropped, counted `too-long` at its end.
     var jsonObjectTooLong = false
 
-    package init(container: Container, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
+    package init(container: Container, wrapper: Wrapper? = nil, catalog: Catalog, options: ParseOptions, sink: ParseSink) {
         self.container = container
+        self.wrapper = container.isTextLines ? wrapper : nil
         self.catalog = catalog
         self.sink = sink
         self.zone = options.zone
@@ -265,15 +301,31 @@ package final class RecordParser {
         lineNumber += count
         counts.linesRead += count
         switch lines {
-        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation:
-            blankTextLines(count)
-        case .logNDJSON, .privacyReport, .pymobiledevice3JSON, .messageOnly:
-            counts.skip(.noise, count: count)
+        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation, .logCompact, .xcodeConsole,
+             .logNDJSON, .privacyReport, .pymobiledevice3JSON, .messageOnly, .sysdiagnose, .infoPlist, .deviceInfo:
+            // Blank lines are no record's lines, not even inside a paste (issue 26).
+            tally(.skipped(.noise), count: count)
         case .logJSON:
-            blankJSONArrayLines(count)
-        case .sysdiagnose, .infoPlist, .deviceInfo:
-            break
+            tally(blankJSONArrayLines(count), count: count)
         }
+    }
+
+    /// Counts what became of `count` lines (the last being `lineNumber`).
+    @inline(__always)
+    func tally(_ fate: LineFate, count: Int = 1) {
+        switch fate {
+        case .read:
+            counts.linesInRecords += count
+        case .skipped(let reason):
+            counts.linesSkipped += count
+            counts.skip(reason, line: reason.marksLine ? lineNumber - count + 1 : nil, count: count)
+        }
+    }
+
+    /// A record read but not stored (a `--style json` object): counted under its reason, its
+    /// lines read.
+    func skipRecord(_ reason: SkipReason, line: Int) {
+        counts.skip(reason, line: reason.marksLine ? line : nil)
     }
 
     private func appendCarry(_ part: UnsafeBufferPointer<UInt8>) {
@@ -290,7 +342,7 @@ package final class RecordParser {
         if carryTooLong {
             lineNumber += 1
             counts.linesRead += 1
-            counts.skip(.tooLong, line: lineNumber)
+            tally(.skipped(.tooLong))
             carryTooLong = false
             pending = nil
         } else {
@@ -319,6 +371,7 @@ package final class RecordParser {
             counts.skip(.incomplete, line: jsonObjectLine)
             if !complete { counts.heldBackFrom = jsonObjectLine }
         }
+        checkEveryLineCounted()
         if let latest = clock.latest { counts.lastUS = clock.utc(local: latest).us + Int64(lastMicros) }
         if let local = lastLocalUS { counts.lastUS = LocalTime.utc(localUS: local, zone: zone).us }
     }
@@ -332,6 +385,20 @@ package final class RecordParser {
     package func resume(afterLine lines: Int) {
         lineNumber = lines
         counts.linesRead = lines
+        counts.linesInRecords = lines
+    }
+
+    /// The invariant of issue 26: every line is read or counted as skipped with a reason; a
+    /// detection that took a file for the wrong container cannot drop its lines silently.
+    /// Lines lost count of are a bug: they stop a debug build, and are counted `unaccounted`.
+    private func checkEveryLineCounted() {
+        let lost = counts.linesRead - counts.linesInRecords - counts.linesSkipped
+        guard lost != 0 else { return }
+        assertionFailure("\(lost) lines neither read nor skipped (\(container.rawValue))")
+        if lost > 0 {
+            counts.linesSkipped += lost
+            counts.skip(.unaccounted, line: lineNumber, count: lost)
+        }
     }
 
     /// The earliest line read but not yet handed on (a text record waiting for its
@@ -359,6 +426,7 @@ package final class RecordParser {
             from = record.line
             pending = nil
         }
+        counts.linesSkipped += 1
         counts.skip(.incomplete, line: from)
         counts.heldBackFrom = from
         carry = []
@@ -371,6 +439,13 @@ package final class RecordParser {
             var b = raw
             if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
             if b.isEmpty { return true }
+            if let wrapper {
+                switch wrapper.unwrap(b) {
+                case .device(let start): b = UnsafeBufferPointer(rebasing: b[min(start, b.count)...])
+                case .tool: return false
+                case .bare: if !inDeviceEntry { return false }
+                }
+            }
             if case .other = textHeader(b) { return true }
             return false
         }
@@ -382,15 +457,34 @@ package final class RecordParser {
         var b = raw
         if let last = b.last, last == 0x0d { b = UnsafeBufferPointer(rebasing: b.dropLast()) }
         if !sawContent { sawContent = b.contains { $0 != 0x20 && $0 != 0x09 } }
-        switch lines {
-        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation: try textLine(b)
-        case .logNDJSON: try jsonRecordLine(b)
-        case .logJSON: try jsonArrayLine(b)
-        case .privacyReport: try privacyReportLine(b)
-        case .pymobiledevice3JSON: try pymobiledevice3JSONLine(b)
-        case .messageOnly: messageOnlyLine(b)
-        case .sysdiagnose, .infoPlist, .deviceInfo: break
+        if let wrapper {
+            switch wrapper.unwrap(b) {
+            case .device(let start):
+                inDeviceEntry = true
+                b = UnsafeBufferPointer(rebasing: b[min(start, b.count)...])
+            case .tool:
+                // The tool's own line: the tool's, counted; it is the wrapper's shape.
+                inDeviceEntry = false
+                recognised += 1
+                return tally(.skipped(.notDevice))
+            case .bare:
+                // A line without the prefix continues the entry above it: a device line's
+                // (read by the container), or the tool's (skipped with it). Blank lines are blank.
+                if !inDeviceEntry, b.contains(where: { $0 != 0x20 && $0 != 0x09 }) { return tally(.skipped(.notDevice)) }
+            }
         }
+        let fate: LineFate
+        switch lines {
+        case .idevicesyslog, .logShow, .logSyslog, .console, .pymobiledevice3, .bsdSyslog, .mobileInstallation, .logCompact, .xcodeConsole:
+            fate = try textLine(b)
+        case .logNDJSON: fate = try jsonRecordLine(b)
+        case .logJSON: fate = try jsonArrayLine(b)
+        case .privacyReport: fate = try privacyReportLine(b)
+        case .pymobiledevice3JSON: fate = try pymobiledevice3JSONLine(b)
+        case .messageOnly: fate = messageOnlyLine(b)
+        case .sysdiagnose, .infoPlist, .deviceInfo: fate = .skipped(.noise) // never parsed as lines
+        }
+        tally(fate)
     }
 
     // MARK: Recognition

@@ -191,7 +191,7 @@ enum TextHeaders {
     }
 
     /// Skips `(Library) ` and `[subsystem:category] ` before a unified-log message.
-    private static func skipLibraryAndSubsystem(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+    static func skipLibraryAndSubsystem(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         guard let p = b.baseAddress else { return from }
         let n = b.count
         var i = from

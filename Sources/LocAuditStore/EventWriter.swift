@@ -259,11 +259,11 @@ package final class EventWriter: ParseSink {
             if duplicates > 0 { skipped[SkipReason.duplicate.rawValue] = duplicates }
             try db.execute(sql: """
                 UPDATE sources SET path = ?, file_sha256 = ?, content_sha256 = ?, size = ?, content_size = ?, gzip_members = ?,
-                    container = ?, device_id = ?, os_version = ?, zone_assumed = ?, zone_offset = ?, zone_from = ?,
+                    container = ?, wrapper = ?, device_id = ?, os_version = ?, zone_assumed = ?, zone_offset = ?, zone_from = ?,
                     first_time = ?, last_time = ?, lines_read = ?, events = ?, skipped = ?, notes = ?, ingested_at = ?
                 WHERE id = ?
                 """, arguments: [facts.path, facts.fileSHA256, facts.contentSHA256, facts.size, facts.contentSize,
-                                 facts.gzipMembers, facts.container.rawValue,
+                                 facts.gzipMembers, facts.container.rawValue, facts.wrapper?.rawValue,
                                  facts.container == .infoPlist ? nil : deviceId, facts.device.osVersion,
                                  c.zoneAssumed, zone.offset, zone.from, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
                                  c.linesRead, stored, jsonText(skipped), jsonText(c.notes),

@@ -84,6 +84,8 @@ public enum MessageFamily: String, CaseIterable, Codable, Sendable {
         case .authorization, .location, .property, .call, .crash, .usageKeyMissing, .mainThreadWarning:
             // A pattern no longer in the catalog: these kinds are the app's own lines.
             let scope = pattern?.scope ?? .app
+            // SpringBoard's or launchd's word that the app's process crashed: how its run ends.
+            if kind == .crash, scope == .system { return .appState }
             if scope == .system { return .daemon }
             return catalog.isSystemProcess(process) ? .system : .app
         }

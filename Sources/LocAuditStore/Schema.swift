@@ -348,6 +348,13 @@ enum Schema {
                     OR json_extract(options, '$.until') IS NOT NULL;
                 """)
         },
+        Migration("v16: a source records the test tool that wrapped its lines") { db in
+            // Appium and `flutter run -v` put a prefix before each device line (issue 26):
+            // `container` stays the container inside; NULL for a file no tool wrapped.
+            try db.execute(sql: """
+                ALTER TABLE sources ADD COLUMN wrapper TEXT; -- 'appium', 'flutter', or NULL
+                """)
+        },
     ] }
 
     /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every

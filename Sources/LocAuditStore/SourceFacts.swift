@@ -11,10 +11,12 @@ package struct SourceFacts {
     var contentSize: Int64
     var gzipMembers: Int
     var container: Container
+    /// The test tool whose prefix each line had (`sources.wrapper`).
+    var wrapper: Wrapper?
     var device: DeviceFacts
     var counts: ParseCounts
 
-    package init(path: String, fileSHA256: String, contentSHA256: String, size: Int64, contentSize: Int64, gzipMembers: Int, container: Container, device: DeviceFacts, counts: ParseCounts) {
+    package init(path: String, fileSHA256: String, contentSHA256: String, size: Int64, contentSize: Int64, gzipMembers: Int, container: Container, wrapper: Wrapper? = nil, device: DeviceFacts, counts: ParseCounts) {
         self.path = path
         self.fileSHA256 = fileSHA256
         self.contentSHA256 = contentSHA256
@@ -22,6 +24,7 @@ package struct SourceFacts {
         self.contentSize = contentSize
         self.gzipMembers = gzipMembers
         self.container = container
+        self.wrapper = wrapper
         self.device = device
         self.counts = counts
     }

@@ -91,14 +91,17 @@ import Testing
         }
     }
 
-    @Test("empty lines inside a record or a JSON object stay part of it, up to the longest line")
+    @Test("empty lines after a record are noise, not lines of it (issue 26); inside a JSON object they are part of it, up to the longest line")
     func insideRecords() throws {
-        // A record, then empty lines: continuation lines of it (its message gains them).
+        // A record, then empty lines, then a line without a prefix: the empty lines are
+        // noise (a paste puts them between records), the last line still continues the record.
         let record = syslogLine("Nov 12 10:00:00", "locationd", 64, "Client com.example.app, Authorization status changed to 4")
         let blank = String(repeating: "\n", count: 1000)
-        let (counts, _) = try Self.parse(Array((record + "\n" + blank).utf8), .idevicesyslog, chunk: 4096)
-        #expect(counts.notes["continuation"] == 1000)
-        #expect(counts.skipped["noise"] == nil)
+        let (counts, _) = try Self.parse(Array((record + "\n" + blank + "more of it\n").utf8), .idevicesyslog, chunk: 4096)
+        #expect(counts.notes["continuation"] == 1)
+        #expect(counts.skipped["noise"] == 1000)
+        #expect(counts.linesInRecords == 2)
+        #expect(counts.linesSkipped == 1000)
         // An object of a `--style json` array longer than the longest line with its empty lines: too long.
         let long = Array("[{\"eventMessage\": \"x\",".utf8) + Array(repeating: 0x0a, count: RecordParser.maxLineBytes + 1) + Array("\"timestamp\": \"2026-11-12 10:00:00.000000+0000\"}]\n".utf8)
         let json = try Self.parse(long, .logJSON, chunk: 1 << 20)

@@ -29,6 +29,31 @@ import Testing
         Issue.record("recognised as \(event.kind.rawValue) by \(event.pattern)")
     }
 
+    /// An app's process ends (issue 26): SpringBoard's exit with a crash signal and launchd's
+    /// `Service exited due to …` of an app's job are crashes; the same exit told again, an
+    /// exit without a crash signal (a kill, a voluntary one), another daemon's exit, and
+    /// RunningBoard's `none` (computed also before a launch) are not.
+    @Test("process ends: crash signals are crashes, the other exits are not", arguments: [
+            ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGSEGV(11)>>.", "SpringBoard", "crash 501 SIGSEGV(11)"),
+            ("[application<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGABRT(6)>>.", "SpringBoard", "crash 501 SIGABRT(6)"),
+            ("(UIKitApplication:com.example.app[0x8e1c][64]) Service exited due to Segmentation fault: 11", "launchd", "crash - Segmentation fault: 11"),
+            ("Process exited: <FBApplicationProcess: 0x86622f300; app<com.example.app>:501(vA570D)> -> <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGABRT(6)>>", "SpringBoard", "nothing"),
+            ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGKILL(9)>>.", "SpringBoard", "nothing"),
+            ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| voluntary>.", "SpringBoard", "nothing"),
+            ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGSEGV(11)>>.", "locationd", "nothing"),
+            ("(com.apple.WebKit.Networking.A546008E-07AF-4FFC-8FF8-D8FD260359D9[33438]): Service exited with abnormal code: 1", "com.apple.xpc.launchd", "nothing"),
+            ("Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: none (role: None) (endowments: (null))", "runningboardd", "nothing"),
+    ])
+    func processEnds(message: String, process: String, expected: String) {
+        var got = "nothing"
+        if case .event(let event) = Catalog.builtin.recognise(message, process: process) {
+            let pid = event[.appPid].map { "\($0)" } ?? "-"
+            got = "\(event.kind.rawValue) \(pid) \(event[.reason].map { "\($0)" } ?? "-")"
+            #expect(event[.bundleId].map { "\($0)" } == "com.example.app")
+        }
+        #expect(got == expected)
+    }
+
     @Test func patternIdentifiersAreUnique() {
         let ids = Catalog.builtin.patterns.map(\.id)
         #expect(Set(ids).count == ids.count)

@@ -21,8 +21,9 @@ extension Tag {
         #expect(result.status == 0, "scripts/fuzz.sh 2 failed:\n\(result.stdout)\n\(result.stderr.suffix(3000))")
         let rows = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("target") && !$0.hasPrefix("total") }
         let targets = ["idevicesyslog", "log-show", "log-syslog", "log-ndjson", "log-json", "privacy-report", "console", "pymobiledevice3",
-                       "pymobiledevice3-json", "bsd-syslog", "mobile-installation", "message-only", "sysdiagnose", "message-fields",
-                       "timestamps", "vis", "json-unescape", "info-plist", "ideviceinfo", "detect", "gzip", "message-template"]
+                       "pymobiledevice3-json", "bsd-syslog", "mobile-installation", "message-only", "sysdiagnose", "log-compact", "xcode-console",
+                       "message-fields", "timestamps", "vis", "json-unescape", "info-plist", "ideviceinfo", "detect", "detect-parse", "gzip",
+                       "message-template"]
         #expect(rows.compactMap { $0.split(separator: " ").first.map(String.init) } == targets)
         // Each target ran: its seeds at least.
         for row in rows {

@@ -17,26 +17,32 @@ import Testing
         return (ws, result.stdout)
     }
 
-    @Test("the Juniper Console copy: 1365 lines, 266 continuation lines, EXPECTED.md's times on the --date given")
+    @Test("the Juniper Console copy: 1365 lines, 264 continuation lines, 2 blank ones, EXPECTED.md's times on the --date given")
     func juniperReinstall() throws {
         let (ws, json) = try RealExportTests.ingestWithBinary("juniper-rn-ios18-console-reinstall-launch-crash.log", ["--date", "2025-10-10"])
         #expect(json.contains("\"container\" : \"console\""), "\(json)")
         let source = try #require(try ws.rows("SELECT * FROM sources").first)
         #expect(source["lines_read"] as Int == 1365)
-        // The other lines of each transition (EXPECTED.md 183-191, 1278-1290) are repeats.
-        #expect(source["skipped"] as String == #"{"repeat":19}"#)
-        #expect(source["notes"] as String == #"{"continuation":266}"#)
+        // The other lines of each transition (EXPECTED.md 183-191, 1278-1290) are repeats; the
+        // blank lines inside the paste (624, and one of a tab) are noise, no lines of a message.
+        #expect(source["skipped"] as String == #"{"noise":2,"repeat":19}"#)
+        #expect(source["notes"] as String == #"{"continuation":264}"#)
         #expect(source["zone_assumed"] as Int == 0)
         #expect(source["first_time"] as String == "2025-10-11T04:30:38.553942Z") // 23:30:38.553942 -0500 on the 10th
         let rows = try ws.rows("SELECT line, time, utc_offset, process, pid, app_pid, kind, app_state FROM events ORDER BY line")
-        // Launch, foreground, the app's own crash (not the location crash), terminated.
-        #expect(rows.map { $0["line"] as Int } == [15, 188, 1194, 1284])
-        #expect(rows.map { $0["kind"] as String } == ["launch", "app-state", "crash", "app-state"])
+        // Launch, foreground, the app's own crash (not the location crash), SpringBoard's
+        // `[app<…>:26683] Process exited: … code:SIGABRT(6)` (issue 26), terminated.
+        #expect(rows.map { $0["line"] as Int } == [15, 188, 1194, 1261, 1284])
+        #expect(rows.map { $0["kind"] as String } == ["launch", "app-state", "crash", "crash", "app-state"])
         #expect(rows.map { $0["time"] as String } == ["2025-10-11T04:30:43.112133Z", "2025-10-11T04:30:43.235435Z",
-                                                      "2025-10-11T04:30:44.789933Z", "2025-10-11T04:30:44.824731Z"])
+                                                      "2025-10-11T04:30:44.789933Z", "2025-10-11T04:30:44.813159Z",
+                                                      "2025-10-11T04:30:44.824731Z"])
         #expect(rows.allSatisfy { ($0["utc_offset"] as Int) == -5 * 3600 && ($0["pid"] as Int?) == nil })
-        #expect(rows.map { $0["process"] as String } == ["SpringBoard", "locationd", "MobileJarvisNative", "locationd"])
-        #expect(rows.map { $0["app_pid"] as Int? } == [nil, 26683, nil, 26683])
+        #expect(rows.map { $0["process"] as String } == ["SpringBoard", "locationd", "MobileJarvisNative", "SpringBoard", "locationd"])
+        #expect(rows.map { $0["app_pid"] as Int? } == [nil, 26683, nil, 26683, 26683])
+        let exit = try #require(try ws.rows("SELECT bundle_id, reason FROM events WHERE line = 1261").first)
+        #expect(exit["bundle_id"] as String == "com.hightowerai.MobileJarvisNative")
+        #expect(exit["reason"] as String == "SIGABRT(6)")
     }
 
     @Test("the other Juniper copy starts mid-session and reads with no error")
@@ -45,7 +51,12 @@ import Testing
         let source = try #require(try ws.rows("SELECT container, lines_read, skipped FROM sources").first)
         #expect(source["container"] as String == "console")
         #expect(source["lines_read"] as Int == 229)
-        #expect(source["skipped"] as String == #"{"repeat":5}"#)
+        // Blank lines inside the paste (69, 78, and one of a tab) are noise.
+        #expect(source["skipped"] as String == #"{"noise":3,"repeat":5}"#)
+        // SpringBoard's exit with SIGABRT(6) is the crash that ends the session (line 122;
+        // its FBApplicationProcess form, line 130, tells the same exit and is not read).
+        #expect(try ws.rows("SELECT line, app_pid, reason FROM events WHERE kind = 'crash'").map { "\($0["line"] as Int) \($0["app_pid"] as Int) \($0["reason"] as String)" }
+                == ["122 51362 SIGABRT(6)"])
         let row = try #require(try ws.rows("SELECT time, app_pid, app_state FROM events WHERE line = 151").first)
         #expect(row["app_state"] as String == "terminated")
         #expect(row["app_pid"] as Int == 51362)

@@ -11,6 +11,8 @@ import LocAuditNormalise
 package struct LiveSourceRow: Sendable {
     package var id: Int64
     package var container: Container
+    /// The test tool whose prefix each line has (`sources.wrapper`).
+    package var wrapper: Wrapper?
     package var offset: Int64
     package var prefixSHA256: String
     package var lines: Int
@@ -23,7 +25,7 @@ package struct LiveSourceRow: Sendable {
     /// The latest live source recorded for `path`, if any.
     package static func latest(path: String, in db: Database) throws -> LiveSourceRow? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT id, container, content_size, file_sha256, lines_read, events, skipped, notes, first_time, last_time FROM sources
+            SELECT id, container, wrapper, content_size, file_sha256, lines_read, events, skipped, notes, first_time, last_time FROM sources
             WHERE path = ? AND content_sha256 LIKE 'live:%' ORDER BY id DESC LIMIT 1
             """, arguments: [path]),
             let container = Container(rawValue: row["container"]) else { return nil }
@@ -34,7 +36,8 @@ package struct LiveSourceRow: Sendable {
         let duplicates = counts.skipped.removeValue(forKey: SkipReason.duplicate.rawValue) ?? 0
         counts.firstUS = microseconds(row["first_time"])
         counts.lastUS = microseconds(row["last_time"])
-        return LiveSourceRow(id: row["id"], container: container, offset: row["content_size"], prefixSHA256: row["file_sha256"],
+        let wrapper = (row["wrapper"] as String?).flatMap(Wrapper.init(rawValue:))
+        return LiveSourceRow(id: row["id"], container: container, wrapper: wrapper, offset: row["content_size"], prefixSHA256: row["file_sha256"],
                              lines: row["lines_read"], events: row["events"], duplicates: duplicates, counts: counts)
     }
 
