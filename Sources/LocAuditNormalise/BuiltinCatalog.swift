@@ -316,7 +316,7 @@ enum BuiltinCatalog {
         {"message": "Calculated state for app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>: running-active (role: UserInteractiveFocal) (endowments: <private>)",
          "expect": {"kind": "app-state", "app_state": "foregroundRunning", "bundle_id": "com.hightowerai.MobileJarvisNative"}}
       ],
-      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 118; a state of none (no process, also before a launch) is not mapped"}
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) line 118; a state of none is system.app-state.runningboard-none"}
     },
     {
       "id": "system.app-state.runningboard-background",
@@ -330,7 +330,7 @@ enum BuiltinCatalog {
         {"message": "Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: running-active (role: Background) (endowments: (null))",
          "expect": {"kind": "app-state", "app_state": "backgroundRunning", "bundle_id": "com.example.app"}}
       ],
-      "provenance": {"evidence": "real", "source": "Console.app copies of macOS runningboardd (role: Background); the iOS wording is the same code; a state of none (no process, also before a launch) is not mapped"}
+      "provenance": {"evidence": "real", "source": "Console.app copies of macOS runningboardd (role: Background); the iOS wording is the same code; a state of none is system.app-state.runningboard-none"}
     },
     {
       "id": "system.app-state.runningboard-suspended",
@@ -344,7 +344,21 @@ enum BuiltinCatalog {
         {"message": "Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: running-suspended (role: None) (endowments: (null))",
          "expect": {"kind": "app-state", "app_state": "backgroundTaskSuspended", "bundle_id": "com.example.app"}}
       ],
-      "provenance": {"evidence": "real", "source": "Console.app copies of macOS runningboardd and an iOS write-up (running-suspended (role: None)); a state of none (no process, also before a launch) is not mapped"}
+      "provenance": {"evidence": "real", "source": "Console.app copies of macOS runningboardd and an iOS write-up (running-suspended (role: None)); a state of none is system.app-state.runningboard-none"}
+    },
+    {
+      "id": "system.app-state.runningboard-none",
+      "kind": "app-state",
+      "scope": "system",
+      "contains": "Calculated state for ",
+      "regex": "^Calculated state for (?:app|application)<(?<bundle>[^>(]+)(?:\\([^)]*\\))?>: none \\(role: None\\)",
+      "fields": {"bundle_id": "bundle"},
+      "set": {"app_state": "terminated"},
+      "samples": [
+        {"message": "Calculated state for app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>: none (role: None) (endowments: (null))",
+         "expect": {"kind": "app-state", "app_state": "terminated", "bundle_id": "com.hightowerai.MobileJarvisNative"}}
+      ],
+      "provenance": {"evidence": "real", "source": "Console.app copy of an iOS 18 device (SimbaBuilds/Juniper_React_Native native_crash_logs.md; fixtures/real/juniper-*) lines 121 and 1258, as the process exits: no process. RunningBoard computes none before a launch too: a none while no process of the app runs opens no session (SessionBuilder)"}
     },
     {
       "id": "system.app-state.frontboard-foreground",

@@ -7,6 +7,8 @@ extension AppEvent {
     var isLaunch: Bool { kind == .launch || kind == .relaunch }
     /// MobileInstallation's install or uninstall line.
     var isInstallation: Bool { kind == .install || kind == .uninstall }
+    /// A state line saying the app's process is gone (locationd's `Terminated`, RunningBoard's `none`).
+    var isTerminatedState: Bool { kind == .appState && appState == .terminated }
 }
 
 /// One run of one app process on one device: from its launch (or first line) to its
@@ -103,6 +105,11 @@ package enum SessionBuilder {
                 // An install before the app ever ran is no process of it.
                 before.append(event)
                 continue
+            } else if running == nil, event.isTerminatedState {
+                // "No process", naming none, while none of the app runs (RunningBoard computes
+                // `none` before a launch too): it opens no session.
+                guard let last = sessions.indices.last else { continue }
+                target = last
             } else {
                 // A line the app logged itself (in a log without pids) after its termination:
                 // a new process runs, whose launch the log does not show.

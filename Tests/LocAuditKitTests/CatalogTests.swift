@@ -31,8 +31,8 @@ import Testing
 
     /// An app's process ends (issue 26): SpringBoard's exit with a crash signal and launchd's
     /// `Service exited due to …` of an app's job are crashes; the same exit told again, an
-    /// exit without a crash signal (a kill, a voluntary one), another daemon's exit, and
-    /// RunningBoard's `none` (computed also before a launch) are not.
+    /// exit without a crash signal (a kill, a voluntary one) and another daemon's exit are not.
+    /// RunningBoard's `none` is no crash: the app's state, terminated (no process).
     @Test("process ends: crash signals are crashes, the other exits are not", arguments: [
             ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGSEGV(11)>>.", "SpringBoard", "crash 501 SIGSEGV(11)"),
             ("[application<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGABRT(6)>>.", "SpringBoard", "crash 501 SIGABRT(6)"),
@@ -42,7 +42,7 @@ import Testing
             ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| voluntary>.", "SpringBoard", "nothing"),
             ("[app<com.example.app>:501] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:signal(2) code:SIGSEGV(11)>>.", "locationd", "nothing"),
             ("(com.apple.WebKit.Networking.A546008E-07AF-4FFC-8FF8-D8FD260359D9[33438]): Service exited with abnormal code: 1", "com.apple.xpc.launchd", "nothing"),
-            ("Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: none (role: None) (endowments: (null))", "runningboardd", "nothing"),
+            ("Calculated state for app<com.example.app(8A1B2C3D-0000-4000-8000-000000000001)>: none (role: None) (endowments: (null))", "runningboardd", "app-state - -"),
     ])
     func processEnds(message: String, process: String, expected: String) {
         var got = "nothing"

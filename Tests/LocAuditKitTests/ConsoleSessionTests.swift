@@ -27,6 +27,28 @@ import Testing
         #expect(sessions.map { $0["end_reason"] as String } == ["terminated", "end-of-log"])
     }
 
+    @Test("RunningBoard's `none (role: None)` ends the running session (the app's later line opens a new one); a `none` before any launch opens no session")
+    func runningBoardNoneEndsTheProcess() throws {
+        let audit = try AuditWorkspace()
+        let ws = audit.workspace
+        // The real wording (fixtures/real/juniper-*, line 121), for the sample app.
+        func none(_ time: String) -> String {
+            "default\t\(time)\trunningboardd\tCalculated state for app<com.example.runner(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>: none (role: None) (endowments: (null))"
+        }
+        let body = none("23:59:57.000000+0100") + "\n" + CollectorContainerTests.consoleSession() + [
+            none("00:00:02.000000+0100"),
+            "default\t00:10:00.000000+0100\tRunner\t" + Messages.delivery(accuracy: 9),
+        ].joined(separator: "\n") + "\n"
+        let report = try ws.ingest([try ws.write("qa-2026-11-20.log", body)])
+        #expect(report.files.first?.events == 6)
+        #expect(try ws.count("SELECT count(*) FROM events WHERE kind = 'app-state' AND app_state = 'terminated' AND process = 'runningboardd'") == 2)
+        _ = try audit.audit()
+        let sessions = try ws.rows("SELECT pid, events, end_reason FROM sessions WHERE bundle_id = 'com.example.runner' ORDER BY start_us")
+        #expect(sessions.map { $0["end_reason"] as String } == ["terminated", "end-of-log"], "the first none opens nothing; the second ends the run")
+        #expect(sessions.map { $0["events"] as Int } == [4, 1])
+        #expect(sessions.map { $0["pid"] as Int? } == [812, nil])
+    }
+
     @Test("console: an Info.plist's executable links the app lines, also when it comes after the log")
     func consoleExecutableLink() throws {
         let ws = try Workspace()

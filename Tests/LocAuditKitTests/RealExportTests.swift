@@ -23,9 +23,10 @@ import Testing
         #expect(json.contains("\"container\" : \"console\""), "\(json)")
         let source = try #require(try ws.rows("SELECT * FROM sources").first)
         #expect(source["lines_read"] as Int == 1365)
-        // The other lines of each transition (EXPECTED.md 183-191, 1278-1290) are repeats; the
+        // The other lines of each transition (EXPECTED.md 183-191, 1278-1290, and RunningBoard's
+        // `none` at 1258-1259, the process's end that locationd logs too) are repeats; the
         // blank lines inside the paste (624, and one of a tab) are noise, no lines of a message.
-        #expect(source["skipped"] as String == #"{"noise":2,"repeat":19}"#)
+        #expect(source["skipped"] as String == #"{"noise":2,"repeat":21}"#)
         #expect(source["notes"] as String == #"{"continuation":264}"#)
         #expect(source["zone_assumed"] as Int == 0)
         #expect(source["first_time"] as String == "2025-10-11T04:30:38.553942Z") // 23:30:38.553942 -0500 on the 10th
@@ -51,8 +52,9 @@ import Testing
         let source = try #require(try ws.rows("SELECT container, lines_read, skipped FROM sources").first)
         #expect(source["container"] as String == "console")
         #expect(source["lines_read"] as Int == 229)
-        // Blank lines inside the paste (69, 78, and one of a tab) are noise.
-        #expect(source["skipped"] as String == #"{"noise":3,"repeat":5}"#)
+        // Blank lines inside the paste (69, 78, and one of a tab) are noise; RunningBoard's
+        // `none` (121, 127) repeats the end locationd logs at 151.
+        #expect(source["skipped"] as String == #"{"noise":3,"repeat":7}"#)
         // SpringBoard's exit with SIGABRT(6) is the crash that ends the session (line 122;
         // its FBApplicationProcess form, line 130, tells the same exit and is not read).
         #expect(try ws.rows("SELECT line, app_pid, reason FROM events WHERE kind = 'crash'").map { "\($0["line"] as Int) \($0["app_pid"] as Int) \($0["reason"] as String)" }
