@@ -90,6 +90,7 @@ struct Pusher: Sendable {
         ("gzip_members", "bigint"), ("container", "text"), ("device_id", "text"), ("os_version", "text"),
         ("zone_assumed", "bigint"), ("zone_offset", "bigint"), ("zone_from", "text"), ("first_time", "text"), ("last_time", "text"),
         ("lines_read", "bigint"), ("events", "bigint"), ("skipped", "text"), ("notes", "text"), ("ingested_at", "text"),
+        ("wrapper", "text"),
     ]
     /// The documented columns of `events` (docs/schema.md), less `id`, `time` and `source_id` (translated).
     static let eventColumns: Columns = EventFields.copied.filter { !["id", "source_id"].contains($0.name) }

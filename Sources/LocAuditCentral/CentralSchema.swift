@@ -156,6 +156,9 @@ package enum CentralSchema {
             ALTER TABLE locaudit.app_versions ADD COLUMN platform_version text COLLATE "C",
                 ADD COLUMN sdk_name text COLLATE "C", ADD COLUMN requires_explicit_service_session bigint;
             """),
+        Migration(name: "v4: the test tool that wrapped a log's lines", sql: """
+            ALTER TABLE locaudit.sources ADD COLUMN wrapper text COLLATE "C";
+            """),
     ]
 
     /// A key of locaudit's own for `pg_advisory_xact_lock`: hosts migrating at once take turns.

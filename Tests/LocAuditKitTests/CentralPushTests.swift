@@ -56,6 +56,20 @@ struct CentralPushTests {
     static let eventKeysSQLite = "SELECT device_id || ' ' || (time_us / 1000000) || ' ' || fingerprint FROM events"
     static let eventKeysCentral = "SELECT device_id || ' ' || (time_us / 1000000) || ' ' || fingerprint FROM locaudit.events"
 
+    @Test("a log a test tool wrapped keeps its wrapper in the central store (central migration v4)")
+    func wrapperIsPushed() async throws {
+        let ws = try Workspace()
+        let db = ws.dir.appendingPathComponent("host.sqlite").path
+        let fixture = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/wrappers/qa-ipad-2021-03-02-appium-syslog.log")
+        let ingest = try run(locauditExecutable, ["ingest", "--db", db, "--os", "14.4", "--device", "QA-iPad", fixture.path])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        try await PostgresCluster.with { cluster in
+            let pushed = try push(db, cluster)
+            #expect(pushed.status == 0, "\(pushed.stderr)")
+            #expect(try cluster.psql("SELECT container || ' ' || wrapper FROM locaudit.sources") == "idevicesyslog appium")
+        }
+    }
+
     @Test("a push copies every table; a second push adds nothing and says so")
     func pushThenRepush() async throws {
         let host = try Host(samples: Array(Self.sampleNames.prefix(8)))
