@@ -36,21 +36,27 @@ package final class GzipMemberFile {
     package func append(_ bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { return }
         let member = try GzipMemberFile.member(bytes)
-        var written = 0
-        while written < member.count {
-            let n = member.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, member.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let code = n < 0 ? errno : ENOSPC
-                // Whole members only: the part of this one that reached the disk goes.
-                _ = ftruncate(fd, off_t(size))
-                _ = lseek(fd, off_t(size), SEEK_SET)
-                throw GzipWriteError(path: path, errno: code, lost: bytes.count)
-            }
-            written += n
+        if let code = GzipMemberFile.writeAll(fd, member) {
+            // Whole members only: the part of this one that reached the disk goes.
+            _ = ftruncate(fd, off_t(size))
+            _ = lseek(fd, off_t(size), SEEK_SET)
+            throw GzipWriteError(path: path, errno: code, lost: bytes.count)
         }
         size += Int64(member.count)
         inputBytes += Int64(bytes.count)
+    }
+
+    /// Writes all of `bytes` to `fd` (again after an interrupted or short write); nil when
+    /// done, else the error (`ENOSPC` for a write that took nothing).
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return n < 0 ? errno : ENOSPC }
+            written += n
+        }
+        return nil
     }
 
     /// Flushes to the disk and closes. Closing twice does nothing.

@@ -225,8 +225,9 @@ func columnText(_ row: Row, _ column: String) -> String? {
         LineCase(file: RealFixture.juniper, line: 191, kind: "app-state", columns: juniperApp.merging(["app_state": "foregroundRunning"]) { $1 }),
         LineCase(file: RealFixture.juniper, line: 192, kind: nil),
         LineCase(file: RealFixture.juniper, line: 195, kind: nil),
-        // RunningBoard's none, FrontBoard's Unknown and locationd's none-NotVisible are no termination.
-        LineCase(file: RealFixture.juniper, line: 1258, kind: nil),
+        // RunningBoard's none is the process's end (issue 26: it opens no session while none
+        // runs); FrontBoard's Unknown and locationd's none-NotVisible are no termination.
+        LineCase(file: RealFixture.juniper, line: 1258, kind: "app-state", columns: juniperApp.merging(["app_state": "terminated"]) { $1 }),
         LineCase(file: RealFixture.juniper, line: 1263, kind: nil),
         LineCase(file: RealFixture.juniper, line: 1278, kind: nil),
         LineCase(file: RealFixture.juniper, line: 1279, kind: "app-state", columns: ["app_state": "terminated", "app_pid": "26683"]),

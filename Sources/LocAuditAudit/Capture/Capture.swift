@@ -501,17 +501,10 @@ public final class Capture {
     static func create(_ path: String, _ bytes: [UInt8]) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw GzipWriteError(path: path, errno: errno, lost: 0) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let code = n < 0 ? errno : ENOSPC
-                _ = close(fd)
-                unlink(path)
-                throw GzipWriteError(path: path, errno: code, lost: 0)
-            }
-            written += n
+        if let code = GzipMemberFile.writeAll(fd, bytes) {
+            _ = close(fd)
+            unlink(path)
+            throw GzipWriteError(path: path, errno: code, lost: 0)
         }
         _ = close(fd)
     }
