@@ -75,8 +75,7 @@ struct AuditCommand: ParsableCommand {
     @Option(name: .customLong("skip-rule"), help: ArgumentHelp("Not this rule; repeatable.", valueName: "id"), completion: Complete.rules)
     var skipRules: [String] = []
 
-    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: high).", valueName: "severity"))
-    var failOn: Severity?
+    @OptionGroup var threshold: FailOnOption
 
     @Option(help: ArgumentHelp("Hide the findings of this baseline file.", valueName: "file"), completion: .file(extensions: ["json"]))
     var baseline: String?
@@ -154,7 +153,7 @@ struct AuditCommand: ParsableCommand {
         options.untilUS = until.flatMap(AuditOptions.parseTime)
         options.rules = rules
         options.skipRules = skipRules + (config?.skipRules ?? [])
-        options.failOn = failOn ?? config?.failOn ?? .high
+        options.failOn = threshold.severity(config)
         options.baseline = baseline
         options.writeBaseline = writeBaseline
         options.settings = RuleSettings(reducedAccuracyFloor: reducedAccuracyFloor ?? config?.reducedAccuracyFloor ?? 1000,

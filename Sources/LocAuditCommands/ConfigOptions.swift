@@ -29,6 +29,15 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
+/// `--fail-on`, one declaration for `audit`, `run` and `watch`: the flag, else the config's
+/// `fail-on` (not `watch`, which reads no config), else `high`.
+struct FailOnOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: high).", valueName: "severity"))
+    var failOn: Severity?
+
+    func severity(_ config: ProjectConfig? = nil) -> Severity { failOn ?? config?.failOn ?? .high }
+}
+
 /// Runs `body`; a config that cannot be used is told in one sentence, exit 2.
 func withConfig<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as ConfigError {

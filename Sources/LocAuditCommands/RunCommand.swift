@@ -77,8 +77,7 @@ struct RunCommand: ParsableCommand {
     /// The same report flags as `audit` and `report`; the text report starts with the run's summary.
     @OptionGroup var reporting: ReportFlags
 
-    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: high).", valueName: "severity"))
-    var failOn: Severity?
+    @OptionGroup var threshold: FailOnOption
 
     @OptionGroup var configuration: ConfigOptions
 
@@ -136,7 +135,7 @@ struct RunCommand: ParsableCommand {
         try reporting.validate(database: store.path, requests: configured)
         var options = RunOptions(inbox: inbox, database: store.path)
         options.archive = archive
-        options.failOn = failOn ?? config?.failOn ?? .high
+        options.failOn = threshold.severity(config)
         if let config { options.audit = config.auditOptions }
         options.jobs = jobs
         options.catalogFiles = CatalogLocation.files(explicit: catalogFiles)

@@ -52,8 +52,7 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var source: LogSourceOptions
 
-    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity.", valueName: "severity"))
-    var failOn: Severity = .high
+    @OptionGroup var threshold: FailOnOption
 
     @Option(name: .customLong("report"), help: ArgumentHelp(
         "A report written at the end, FORMAT:PATH (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); repeatable.",
@@ -101,7 +100,7 @@ struct WatchCommand: ParsableCommand {
         options.input.format = source.chosenContainer
         options.input.catalogFiles = source.catalogFiles
         options.follow = follow
-        options.audit.failOn = failOn
+        options.audit.failOn = threshold.severity()
         options.untilIdle = untilIdle
         options.duration = duration.flatMap(WatchOptions.seconds)
         let color = self.color.enabled
