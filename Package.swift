@@ -36,6 +36,8 @@ let package = Package(
             pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"])]
         ),
+        // scripts/fuzz.sh compiles every Swift file under the folders of LocAuditRead,
+        // LocAuditModel and LocAuditNormalise: give them no `path` or `exclude` here.
         // Bytes in and out at the process's edge: files, gzip, tar, thread hand-offs, report
         // files written whole, the progress line.
         .target(name: "LocAuditRead", dependencies: [

@@ -4,9 +4,9 @@
 #   scripts/fuzz.sh [SECONDS]    runs each target for SECONDS (default 60)
 #   scripts/fuzz.sh --check      exit 0 if the sanitizer runtimes are here, 3 (and why) if not
 #
-# Builds fuzz/FuzzTargets.swift together with the parser sources of LocAuditNormalise and
-# what they use of LocAuditRead and LocAuditModel (one module, their `import LocAudit…` lines
-# dropped: no package build, no GRDB, no internals made public) with
+# Builds fuzz/FuzzTargets.swift together with every source of LocAuditNormalise, LocAuditRead
+# and LocAuditModel, every file of those targets (one module, their
+# `import LocAudit…` lines dropped: no package build, no GRDB, no internals made public) with
 # `swiftc -parse-as-library -sanitize=fuzzer,address`, into $FUZZ_OUT (default .build-fuzz,
 # git-ignored); rebuilt only when a source changed. The targets (fuzz/FuzzTargets.swift):
 # each container's record parser (idevicesyslog, log-show, log-syslog, log-ndjson,
@@ -47,11 +47,18 @@ SECONDS_EACH=${1:-60}
 [[ $SECONDS_EACH =~ ^[0-9]+$ && $SECONDS_EACH -gt 0 ]] || die "SECONDS must be a positive whole number (got '$SECONDS_EACH')" 2
 
 # ---------------------------------------------------------------- build
-SOURCES=(Sources/LocAuditNormalise/*.swift
-         Sources/LocAuditRead/ByteSearch.swift Sources/LocAuditRead/Handoff.swift Sources/LocAuditRead/Printable.swift Sources/LocAuditRead/TarReader.swift
-         Sources/LocAuditModel/Facts/AppFacts.swift Sources/LocAuditModel/Facts/DeviceFacts.swift Sources/LocAuditModel/Facts/IOSBuild.swift
-         Sources/LocAuditModel/Domain/Domain.swift Sources/LocAuditModel/Domain/EventKind.swift Sources/LocAuditModel/Time/Timestamps.swift Sources/LocAuditModel/Time/CivilDate.swift
-         Sources/LocAuditRead/ByteStream.swift Sources/LocAuditStore/MessageTemplate.swift fuzz/FuzzTargets.swift fuzz/SHA256Stub.swift)
+# Every source of the package's targets the parsers are made of: all the Swift files under
+# each target's folder, as SwiftPM takes them (Package.swift gives these targets no path and
+# no exclusions), so a file added to one of them is fuzzed with no change here. (Not
+# `swift package describe`: under `swift test` it waits for the lock the test run holds.)
+# And the one file of LocAuditStore they use.
+FUZZED_TARGETS="LocAuditModel LocAuditRead LocAuditNormalise"
+PACKAGE_SOURCES=()
+for target in $FUZZED_TARGETS; do
+    mapfile -t -O "${#PACKAGE_SOURCES[@]}" PACKAGE_SOURCES < <(find "Sources/$target" -name '*.swift' | LC_ALL=C sort)
+done
+[[ ${#PACKAGE_SOURCES[@]} -gt 0 ]] || die "no sources found under Sources/ for $FUZZED_TARGETS"
+SOURCES=("${PACKAGE_SOURCES[@]}" Sources/LocAuditStore/MessageTemplate.swift fuzz/FuzzTargets.swift fuzz/SHA256Stub.swift)
 BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"
 STAMP=$(cat "${SOURCES[@]}" "$0" | sha256sum | cut -d' ' -f1)
