@@ -21,6 +21,11 @@
 #    loads the same events (the local `events` view exported in COPY's text format, not timed)
 #    with `psql \copy` into an empty table of the same columns; prints rows/s of both and the
 #    ratio (and, for information, \copy into a table with the central events' indexes);
+# 4b. the fleet's audit (with PostgreSQL): BENCH_NIGHTS (default 6) nights of a 4-device fleet,
+#    3/16 of SIZE each (192 MiB at 1G), pushed night after night into a throwaway cluster, each
+#    followed by a timed `audit --db postgresql://…`; the last night's against a local audit of that
+#    night alone (median of 3, fresh copies): target <= 1.5x, whatever the history; then
+#    `prune --db postgresql://…` of all but the last two nights and the audit after it;
 # 5. before and after (LOCAUDIT_BEFORE_BIN=/path/to/an/older/locaudit): each binary ingests the
 #    1x fleet file into its own store (untimed: neither opens the other's schema), audits it once
 #    untimed (warm-up), then the two audits are timed alternately, before then after,
@@ -37,6 +42,7 @@
 # Environment: LOCAUDIT_BIN (skip the build), BENCH_OUT (default bench/out), BENCH_SEED (default 1),
 # BENCH_TIME_BIN (default /usr/bin/time; a missing one switches to /proc polling),
 # BENCH_ONLY=push (only the push: ingests and audits the 1x store untimed, then step 4),
+# BENCH_ONLY=central (only step 4b), BENCH_NIGHTS (default 6),
 # LOCAUDIT_BEFORE_BIN (step 5, after the audit), BENCH_AUDIT_RUNS (default 5),
 # BENCH_GENERATOR (default scripts/generate_fleet.py; another's needs its locsynth.py beside it:
 # use another BENCH_OUT, or the cached fleets are regenerated),
@@ -74,9 +80,9 @@ SIZE=$(to_bytes "$SIZE_ARG") || die "SIZE must be a byte count or a number with 
 SIZE2=$((SIZE * 2))
 
 case ${BENCH_ONLY:-} in
-    "" | push) ;;
+    "" | push | central) ;;
     audit) [[ -n ${LOCAUDIT_BEFORE_BIN:-} ]] || die "BENCH_ONLY=audit compares with LOCAUDIT_BEFORE_BIN: set it to an older locaudit" ;;
-    *) die "BENCH_ONLY must be push or audit (got '$BENCH_ONLY')" ;;
+    *) die "BENCH_ONLY must be push, central or audit (got '$BENCH_ONLY')" ;;
 esac
 AUDIT_RUNS=${BENCH_AUDIT_RUNS:-5}
 [[ $AUDIT_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_AUDIT_RUNS must be a positive count (got '$AUDIT_RUNS')"
@@ -213,9 +219,14 @@ D1="$OUT/fleet-single-$SIZE"
 D2="$OUT/fleet-single-$SIZE2"
 D4="$OUT/fleet-x4-$SIZE"
 D1L="$OUT/fleet-single-2pct-$SIZE"
-fleet "$D1" --size "$SIZE" --single --seed "$SEED"
-F1=$(ls "$D1"/*.log.gz)
-if [[ ${BENCH_ONLY:-} == audit ]]; then
+if [[ ${BENCH_ONLY:-} == central ]]; then
+    # the fleet's audit generates its own nights
+    F1="" F1L="" F2="" F4=()
+else
+    fleet "$D1" --size "$SIZE" --single --seed "$SEED"
+    F1=$(ls "$D1"/*.log.gz)
+fi
+if [[ ${BENCH_ONLY:-} == audit || ${BENCH_ONLY:-} == central ]]; then
     # the before-and-after audit needs the 1x file alone
     F1L="" F2="" F4=()
 else
@@ -229,7 +240,7 @@ else
 fi
 
 # warm the page cache so that the first measurement is not a disk read
-cat "$F1" ${F1L:+"$F1L"} ${F2:+"$F2"} "${F4[@]}" >/dev/null
+cat ${F1:+"$F1"} ${F1L:+"$F1L"} ${F2:+"$F2"} "${F4[@]}" </dev/null >/dev/null
 
 # the in-process reference: zlib inflating and counting lines, compiled here
 ZCOUNT=""
@@ -243,7 +254,7 @@ IGZIP=$(command -v igzip || true)
 [[ -n $IGZIP ]] || note "igzip not installed (Debian: apt-get install isal): no ISA-L reference"
 
 echo
-echo "locaudit ingest benchmark: SIZE=$SIZE_ARG ($(human "$SIZE") uncompressed, $(human "$(stat -c %s "$F1")") gzipped), $(nproc) CPUs"
+echo "locaudit ingest benchmark: SIZE=$SIZE_ARG ($(human "$SIZE") uncompressed${F1:+, $(human "$(stat -c %s "$F1")") gzipped}), $(nproc) CPUs"
 echo "binary: $BIN"
 [[ -z $BEFORE_BIN ]] || echo "before binary: $BEFORE_BIN"
 printf '%-34s %12s  %-12s %s\n' "figure" "value" "target" "status"
@@ -264,24 +275,32 @@ pg_stop() {
 }
 # the server's programs refuse root: as root they run as postgres
 as_postgres() { if ((EUID == 0)); then (cd "$PGDIR" && runuser -u postgres -- "$@"); else "$@"; fi; }
-push_section() {
-    local db=$1 v
+# pg_start LABEL: a throwaway cluster (initdb in a temporary folder, Unix socket only, stopped
+# at the end even on failure); sets PGURL and PG (psql's command line); false without PostgreSQL
+pg_start() {
+    local label=$1 v
     for v in $(ls /usr/lib/postgresql 2>/dev/null | sort -rn); do
         [[ -x /usr/lib/postgresql/$v/bin/pg_ctl ]] && { PGBIN=/usr/lib/postgresql/$v/bin; break; }
     done
     if [[ -z $PGBIN ]]; then
-        note "PostgreSQL is not installed (scripts/setup.sh --test installs it): no push figures"
-        return 0
+        note "PostgreSQL is not installed (scripts/setup.sh --test installs it): no $label figures"
+        return 1
     fi
     # short: a Unix socket's path holds at most 107 bytes
     PGDIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
     trap 'pg_stop; rm -rf "$TMPD"' EXIT
     ((EUID == 0)) && chown postgres: "$PGDIR"
-    as_postgres "$PGBIN/initdb" -D "$PGDIR/data" -U bench --auth trust --encoding UTF8 --no-sync >"$OUT/logs/push-initdb.log" 2>&1 ||
-        die "initdb failed ($OUT/logs/push-initdb.log)"
+    as_postgres "$PGBIN/initdb" -D "$PGDIR/data" -U bench --auth trust --encoding UTF8 --no-sync >"$OUT/logs/$label-initdb.log" 2>&1 ||
+        die "initdb failed ($OUT/logs/$label-initdb.log)"
     as_postgres "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -o "-k $PGDIR -c listen_addresses=''" -w -t 60 start \
-        >"$OUT/logs/push-pg_ctl.log" 2>&1 || die "pg_ctl start failed ($OUT/logs/push-pg_ctl.log, $PGDIR/log)"
-    local url="postgresql://bench@localhost/postgres?host=$PGDIR" pg=("$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PGDIR" -U bench -d postgres)
+        >"$OUT/logs/$label-pg_ctl.log" 2>&1 || die "pg_ctl start failed ($OUT/logs/$label-pg_ctl.log, $PGDIR/log)"
+    PGURL="postgresql://bench@localhost/postgres?host=$PGDIR"
+    PG=("$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PGDIR" -U bench -d postgres)
+}
+push_section() {
+    local db=$1
+    pg_start push || return 0
+    local url=$PGURL pg=("${PG[@]}")
     # the schema first, untimed: the figure is the copy
     env HOME=/nonexistent "$BIN" push --migrate-only --to "$url" >/dev/null 2>"$OUT/logs/push-migrate.stderr" ||
         die "push --migrate-only failed ($OUT/logs/push-migrate.stderr)"
@@ -322,6 +341,60 @@ with open(sys.argv[3], "w", encoding="utf-8", newline="") as out:
     figure "push / psql \\copy" "$(ratio "$push_s" "$copy_s")" "<= 3x" le 3
     figure "  \\copy indexed / \\copy" "$(ratio "$indexed_s" "$copy_s")" "-" info
     figure "push peak RSS (MB)" "$(mb "$push_rss")" "<= 150" le 150
+    pg_stop
+}
+
+# ---------------------------------------------------------------- the fleet's audit, night after night
+# central_section: a 4-device fleet, NIGHTS nights of CENTRAL_NIGHT bytes each (3/16 of SIZE: 192 MiB
+# at 1G), pushed night after night by one host into a throwaway cluster, each night followed by
+# `audit --db postgresql://…` (the fleet's audit, timed); the reference is a local audit of the last
+# night alone, in a store of its own (the median of 3, each on a fresh copy of that store). Target:
+# the last night's fleet audit <= 1.5x that, whatever the history (the earlier nights' times are
+# printed too). Then `prune --db postgresql://…` of all but the last two nights, and the audit after it.
+central_section() {
+    local nights=${BENCH_NIGHTS:-6} night_size=$((SIZE * 3 / 16)) n date dir host="$OUT/db/central-host.sqlite" last="$OUT/db/central-last.sqlite"
+    pg_start central || return 0
+    rm -f "$host" "$host"-wal "$host"-shm "$last" "$last"-wal "$last"-shm
+    env HOME=/nonexistent "$BIN" push --migrate-only --to "$PGURL" >/dev/null 2>"$OUT/logs/central-migrate.stderr" ||
+        die "push --migrate-only failed ($OUT/logs/central-migrate.stderr)"
+    local times=() lastdir=""
+    for ((n = 1; n <= nights; n++)); do
+        date=$(date -u -d "2026-11-01 + $((n - 1)) days" +%F)
+        dir="$OUT/fleet-nights-$night_size/$date"
+        fleet "$dir" --size "$night_size" --devices 4 --seed "$SEED" --date "$date"
+        "$BIN" ingest --db "$host" --quiet "$dir" >/dev/null 2>"$OUT/logs/central-ingest-$n.stderr" || die "ingest of night $n failed"
+        env HOME=/nonexistent "$BIN" push --db "$host" --to "$PGURL" >/dev/null 2>"$OUT/logs/central-push-$n.stderr" ||
+            die "push of night $n failed ($OUT/logs/central-push-$n.stderr)"
+        run_timed "central-audit-$n" "$OUT/logs/central-audit-$n.stdout" sh -c '"$0" "$@"; s=$?; [ "$s" -le 1 ]' \
+            env HOME=/nonexistent "$BIN" audit --db "$PGURL" --quiet
+        times+=("$T_WALL")
+        figure "fleet audit night $n (s)" "$T_WALL" "-" info
+        lastdir=$dir
+    done
+    local central_s=$T_WALL central_rss=$T_RSS_KB local_times=() i
+    "$BIN" ingest --db "$last" --quiet "$lastdir" >/dev/null 2>"$OUT/logs/central-last-ingest.stderr" || die "ingest of the last night alone failed"
+    for i in 1 2 3; do
+        cp "$last" "$last.copy"
+        run_timed "central-local-audit-$i" /dev/null sh -c '"$0" "$@"; s=$?; [ "$s" -le 1 ]' "$BIN" audit --db "$last.copy" --quiet
+        local_times+=("$T_WALL")
+        rm -f "$last.copy" "$last.copy"-wal "$last.copy"-shm
+    done
+    local local_s
+    local_s=$(median "${local_times[@]}")
+    figure "local audit of the last night (s)" "$local_s" "-" info
+    figure "fleet audit / local, last night" "$(ratio "$central_s" "$local_s")" "<= 1.5x" le 1.5
+    figure "  fleet audit night $nights / night 2" "$(ratio "$central_s" "${times[1]:-$central_s}")" "-" info
+    figure "fleet audit peak RSS (MB)" "$(mb "$central_rss")" "<= 150" le 150
+    # prune all but the last two nights, then audit again: the same findings (a test checks), less history
+    local before_rows after_rows hours
+    before_rows=$("${PG[@]}" -c "SELECT count(*) FROM locaudit.event_rows")
+    hours=$(( ($(date -u +%s) - $(date -u -d "2026-11-01 + $((nights - 2)) days" +%s)) / 3600 ))
+    run_timed central-prune "$OUT/logs/central-prune.json" env HOME=/nonexistent "$BIN" prune --db "$PGURL" --older-than "${hours}h" --json
+    after_rows=$("${PG[@]}" -c "SELECT count(*) FROM locaudit.event_rows")
+    figure "fleet prune (s)" "$T_WALL" "-" info
+    figure "  central events before / after prune" "$before_rows/$after_rows" "-" info
+    run_timed central-audit-after-prune /dev/null sh -c '"$0" "$@"; s=$?; [ "$s" -le 1 ]' env HOME=/nonexistent "$BIN" audit --db "$PGURL" --quiet
+    figure "fleet audit after prune (s)" "$T_WALL" "-" info
     pg_stop
 }
 
@@ -381,6 +454,12 @@ compare_section() {
 if [[ ${BENCH_ONLY:-} == audit ]]; then
     "$BIN" ingest --db "$DB1" --quiet "$F1" >/dev/null 2>"$OUT/logs/ingest-fresh.stderr" || die "ingest failed ($OUT/logs/ingest-fresh.stderr)"
     compare_section "$DB1"
+    echo
+    echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
+    exit 0
+fi
+if [[ ${BENCH_ONLY:-} == central ]]; then
+    central_section
     echo
     echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
     exit 0
@@ -474,6 +553,9 @@ figure "full re-audit / ingest" "$(ratio "$AUD" "$ING1")" "<= 1.0x" le 1.0
 
 # push: the audited 1x store into PostgreSQL
 push_section "$DB1"
+
+# the fleet's audit from PostgreSQL, night after night
+central_section
 
 # the audit of LOCAUDIT_BEFORE_BIN against this one's, on the same 1x file
 [[ -z $BEFORE_BIN ]] || compare_section "$DB1"

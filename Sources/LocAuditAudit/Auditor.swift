@@ -25,7 +25,11 @@ public struct Auditor {
     /// app's sessions only what the report and the recorder need is kept (the findings, the
     /// counts and checks, the session rows, the sessions a finding names, what configuration
     /// rules read), so that memory does not grow with the number of events.
-    public func run(progress: ProgressBar? = nil) throws -> AuditReport {
+    ///
+    /// With `settling` (the fleet's audit), each app's sessions before its checkpoint are
+    /// counted from what an earlier run kept of them (`Settling.carried`), their findings taken
+    /// as stored, and each app's new checkpoint goes into `settling` (`Settling.made`).
+    public func run(progress: ProgressBar? = nil, settling: Settling? = nil) throws -> AuditReport {
         defer { progress?.clear() }
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
@@ -39,32 +43,71 @@ public struct Auditor {
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
         let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
-            try input.replay(graceUS: options.settings.backgroundGraceUS, progress: progress, sessions: { checked }) { timeline in
-                if let device = timeline.first?.session.deviceId { devices.insert(device) }
-                sessionRows += timeline.map(AuditRecorder.SessionRow.init)
-                checked += timeline.count
-                let before = evaluation.findings.count
-                evaluation.add(timeline)
-                let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, $0) } })
-                if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
+            for (device, logs) in settling?.deviceLogs ?? [:] { input.deviceLogs[device] = (input.deviceLogs[device] ?? DeviceLogs()).union(logs) }
+            // Settled: the lines before the checkpoints' seconds, and the findings of the settled sessions.
+            var (settledEvents, settledFindings) = (0, [String]())
+            let lines = { (device: String, bundle: String) in settling?.carried[ReplayCheckpoint.key(device, bundle)]?.sessions.flatMap(\.lines) ?? [] }
+            try input.replayApps(graceUS: options.settings.backgroundGraceUS, progress: progress, sessions: { checked }, lines: lines) { app in
+                let carried = settling?.carried[ReplayCheckpoint.key(app.deviceId, app.bundleId)] ?? SettledApp()
+                if !carried.sessions.isEmpty {
+                    for settled in carried.sessions {
+                        evaluation.add(settled: settled, deviceId: app.deviceId, bundleId: app.bundleId,
+                                       view: settled.configurationView(deviceId: app.deviceId, bundleId: app.bundleId, plists: app.plists,
+                                                                       events: app.lines))
+                        sessionRows.append(settled.row(deviceId: app.deviceId, bundleId: app.bundleId))
+                        settledFindings += settled.findings
+                    }
+                    devices.insert(app.deviceId)
+                    checked += carried.sessions.count
+                }
+                settledEvents += carried.eventsBefore
+                let timeline = app.timeline
+                // What this run settles: the sessions before the last one that is over.
+                let closing = settling == nil ? nil : Watch.checkpoint(after: timeline, settledUS: .max)
+                var settles: [SettledSession] = []
+                if !timeline.isEmpty {
+                    devices.insert(app.deviceId)
+                    sessionRows += timeline.map(AuditRecorder.SessionRow.init)
+                    checked += timeline.count
+                    let before = evaluation.findings.count
+                    evaluation.add(timeline) { index, judged in
+                        if let (_, over) = closing, index < over { settles.append(SettledSession(timeline[index], judged)) }
+                    }
+                    let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, $0) } })
+                    if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
+                }
+                if let settling {
+                    var made = Settling.Made(deviceId: app.deviceId, bundleId: app.bundleId,
+                                             asOf: app.checkpoint.map { ($0.asOf.timeUS, $0.asOf.source, $0.asOf.line) },
+                                             state: app.checkpoint?.state, settled: carried)
+                    if let (checkpoint, _) = closing {
+                        made.asOf = (checkpoint.asOf.timeUS, checkpoint.asOf.source, checkpoint.asOf.line)
+                        made.state = checkpoint.state
+                        made.settled.sessions += settles
+                        made.settled.eventsBefore += app.events.lazy.filter { $0.timeUS < checkpoint.asOf.timeUS }.count
+                        made.settled.cited = checkpoint.state.citedEvents
+                    }
+                    settling.make(made)
+                }
             }
             var (raw, coverage, checks) = evaluation.finish()
             coverage.timeZones = input.timeZoneNotes(of: devices)
             coverage.summarise()
             try input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
-            found = raw.map { input.finding(from: $0) }.sorted(by: Finding.reportOrder)
+            found = (raw.map { input.finding(from: $0) } + (try input.storedFindings(settledFindings))).sorted(by: Finding.reportOrder)
             for r in raw {
                 guard let opening = r.sessionEvents.first else { continue }
                 sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
             }
-            return (input.events, coverage, checks)
+            return (input.events + settledEvents, coverage, checks)
         }
         progress?.start("recording findings")
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
                                  coverage: coverage, checks: checks, failOn: options.failOn)
         report.requireEvidence = options.requireEvidence
-        try store.recordAudit(sessionRows, found: &found, sessions: &sessions, report: &report, options: options)
+        let renamed = try store.recordAudit(sessionRows, found: &found, sessions: &sessions, report: &report, options: options)
+        settling?.rename(renamed)
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
             report.hiddenByBaseline = found.count - report.findings.count

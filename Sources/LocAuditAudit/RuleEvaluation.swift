@@ -61,29 +61,35 @@ struct RuleEvaluation {
         configurationRules = RuleRegistry.configurationRules.filter { selected.contains(type(of: $0).description.identifier) }
     }
 
+    /// What `add` made of one session: whether the window held it, its checks, the checks not
+    /// applicable to its iOS version, and whether no rule could be evaluated.
+    struct Judged {
+        var counted = false
+        var checks: ArraySlice<RuleCheckRecord> = []
+        var notApplicable = 0
+        var insufficient = false
+    }
+
     /// Checks the sessions of one app on one device (in time order) and keeps what the
-    /// configuration rules will read of them.
-    mutating func add(_ timeline: [ReplayedSession]) {
+    /// configuration rules will read of them; `judged` gets what was made of each session.
+    mutating func add(_ timeline: [ReplayedSession], judged: ((Int, Judged) -> Void)? = nil) {
         sessionsSeen += timeline.count
-        for replayed in timeline where Self.overlaps(replayed.session, options) {
+        for (index, replayed) in timeline.enumerated() {
+            guard Self.overlaps(replayed.session, options) else {
+                judged?(index, Judged())
+                continue
+            }
             let session = replayed.session
+            let (checksBefore, notApplicableBefore) = (checks.count, coverage.notApplicable)
             coverage.sessions += 1
             if let version = session.osVersion {
-                let key = "\(session.bundleId)\u{0}\(version.major)"
-                if let part = byAppVersion[key]?.firstIndex(where: { $0.plist == replayed.plist }) {
-                    byAppVersion[key]![part].sessions.append(replayed.configurationView)
-                    onlyPrivacyReport[key]![part] = onlyPrivacyReport[key]![part] && session.onlyPrivacyReport
-                } else {
-                    byAppVersion[key, default: []].append(AppOnVersion(bundleId: session.bundleId, version: version,
-                                                                       plist: replayed.plist, sessions: [replayed.configurationView]))
-                    onlyPrivacyReport[key, default: []].append(session.onlyPrivacyReport)
-                }
+                keep(replayed.configurationView, bundleId: session.bundleId, version: version, onlyPrivacyReport: session.onlyPrivacyReport)
             } else {
                 coverage.sessionsWithUnknownVersion += 1
                 unknownVersionApps.insert(session.bundleId)
             }
             var evaluatedHere = 0
-            let subject = "\(session.deviceId) \(session.bundleId) pid \(session.pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(session.startUS))"
+            let subject = Self.subject(session.deviceId, session.bundleId, session.pid, session.startUS)
             for rule in sessionRules {
                 let description = type(of: rule).description
                 if session.onlyPrivacyReport {
@@ -100,6 +106,47 @@ struct RuleEvaluation {
             if evaluatedHere == 0 {
                 coverage.insufficientSessions.append(subject)
             }
+            judged?(index, Judged(counted: true, checks: checks[checksBefore...], notApplicable: coverage.notApplicable - notApplicableBefore,
+                                  insufficient: evaluatedHere == 0))
+        }
+    }
+
+    /// Counts a session an earlier run judged (`SettledSession`) as `add` counted it then,
+    /// `view` being what configuration rules read of it.
+    mutating func add(settled: SettledSession, deviceId: String, bundleId: String, view: ReplayedSession) {
+        sessionsSeen += 1
+        guard settled.counted else { return }
+        coverage.sessions += 1
+        if let version = view.session.osVersion {
+            keep(view, bundleId: bundleId, version: version, onlyPrivacyReport: settled.onlyPrivacyReport)
+        } else {
+            coverage.sessionsWithUnknownVersion += 1
+            unknownVersionApps.insert(bundleId)
+        }
+        let subject = Self.subject(deviceId, bundleId, settled.pid, settled.startUS)
+        for check in settled.checks {
+            if let reason = check.notEvaluable { coverage.count(check.rule, notEvaluable: reason) } else { coverage.evaluated += 1 }
+            checks.append(RuleCheckRecord(subject: subject, rule: check.rule, notEvaluable: check.notEvaluable, findings: check.findings ?? []))
+        }
+        coverage.notApplicable += settled.notApplicable
+        if settled.insufficient { coverage.insufficientSessions.append(subject) }
+    }
+
+    /// A session as checks name it.
+    static func subject(_ deviceId: String, _ bundleId: String, _ pid: Int64?, _ startUS: Int64) -> String {
+        "\(deviceId) \(bundleId) pid \(pid.map(String.init) ?? "-") from \(Timestamps.isoUTC(startUS))"
+    }
+
+    /// Keeps what configuration rules read of a session, in its app's part for its iOS major
+    /// version and Info.plist.
+    private mutating func keep(_ view: ReplayedSession, bundleId: String, version: IOSVersion, onlyPrivacyReport only: Bool) {
+        let key = "\(bundleId)\u{0}\(version.major)"
+        if let part = byAppVersion[key]?.firstIndex(where: { $0.plist == view.plist }) {
+            byAppVersion[key]![part].sessions.append(view)
+            onlyPrivacyReport[key]![part] = onlyPrivacyReport[key]![part] && only
+        } else {
+            byAppVersion[key, default: []].append(AppOnVersion(bundleId: bundleId, version: version, plist: view.plist, sessions: [view]))
+            onlyPrivacyReport[key, default: []].append(only)
         }
     }
 

@@ -4,6 +4,7 @@ import LocAuditAudit
 import LocAuditModel
 import LocAuditRules
 import LocAuditRead
+import LocAuditReplay
 import LocAuditStore
 import PostgresNIO
 
@@ -22,8 +23,13 @@ public enum CentralAudit {
     public static func audit(_ url: CentralURL, options: AuditOptions, progress: ProgressBar? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment,
                              reports: (AuditReport, Store) throws -> Void) throws -> AuditReport {
-        try withReplica(url, environment: environment, lock: true, devices: options.devices.map { $0.sorted() }) { central, replica in
-            var report = try Auditor(databasePath: replica.path, options: options).run(progress: progress)
+        // The full audit, with every rule, settles: it starts from the checkpoints still good.
+        let settle = options.devices == nil && options.bundleIds == nil && options.sinceUS == nil && options.untilUS == nil
+            && options.selectedRules == Set(RuleRegistry.descriptions.map(\.identifier))
+        return try withReplica(url, environment: environment, lock: true, devices: options.devices.map { $0.sorted() },
+                               settle: settle ? rulesKey(options) : nil) { central, replica, checkpoints in
+            let settling = checkpoints.map { Settling(carried: $0.carried, deviceLogs: $0.deviceLogs) }
+            var report = try Auditor(databasePath: replica.path, options: options).run(progress: progress, settling: settling)
             guard options.record else {
                 // `--no-record`: reported from the replica, nothing written back.
                 report.database = url.display
@@ -33,8 +39,15 @@ public enum CentralAudit {
             }
             progress?.start("writing back to \(url.display)")
             let (runID, queue) = (report.runId, try replica.connect())
-            let recorded = try StoreError.mapping(path: replica.path) { try queue.read { try Recorded(run: runID, options: options, in: $0) } }
-            let run = try Central.blocking { try await writeBack(recorded, to: central) }
+            var recorded = try StoreError.mapping(path: replica.path) {
+                try queue.read { try Recorded(run: runID, options: options, settled: checkpoints?.good ?? [:], in: $0) }
+            }
+            if let settling, let checkpoints {
+                recorded.checkpoints = try Recorded.checkpoints(settling.made.values, lastEventID: checkpoints.lastEventID,
+                                                                 rules: Self.rulesKey(options), pruned: checkpoints.stored)
+            }
+            let written = recorded
+            let run = try Central.blocking { try await writeBack(written, to: central) }
             // The replica's run takes its central id, so that its reports show the fleet's ids.
             try StoreError.mapping(path: replica.path) {
                 try queue.write { db in
@@ -56,13 +69,18 @@ public enum CentralAudit {
     /// without `events` when the reports read none (all but the HTML page).
     public static func withReplica<T>(_ url: CentralURL, events: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
                                       _ body: (Store) throws -> T) throws -> T {
-        try withReplica(url, environment: environment, lock: false, events: events) { _, replica in try body(replica) }
+        try withReplica(url, environment: environment, lock: false, events: events) { _, replica, _ in try body(replica) }
+    }
+
+    /// What a checkpoint's sessions were judged with: this build of locaudit and the rules' settings.
+    static func rulesKey(_ options: AuditOptions, build: String = BuildIdentity.current) -> String {
+        "\(build) floor \(options.settings.reducedAccuracyFloor) grace \(options.settings.backgroundGrace)"
     }
 
     /// Connects (taking the central audit's lock when `lock`), copies the central store into
     /// a temporary folder, hands both to `body`, and removes the copy.
     static func withReplica<T>(_ url: CentralURL, environment: [String: String], lock: Bool, events: Bool = true, devices: [String]? = nil,
-                               _ body: (Central, Store) throws -> T) throws -> T {
+                               settle: String? = nil, _ body: (Central, Store, CentralCheckpoints?) throws -> T) throws -> T {
         let central = try Central.blocking { try await Central.connect(url, environment: environment) }
         defer { try? Central.blocking { await central.close() } }
         if lock {
@@ -79,12 +97,12 @@ public enum CentralAudit {
         }
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("central.sqlite").path
-        try Central.blocking {
+        let checkpoints = try Central.blocking {
             // The audit writes: the schema must be this locaudit's. A report only reads.
             if lock { _ = try await CentralSchema.migrate(central) }
-            try await CentralReplica.make(from: central, at: path, events: events, devices: devices)
+            return try await CentralReplica.make(from: central, at: path, events: events, devices: devices, settle: settle).checkpoints
         }
-        return try body(central, try Store(path: path, access: .write))
+        return try body(central, try Store(path: path, access: .write), checkpoints)
     }
 
     /// What the audit recorded in the replica as run `run`, as JSON batches for `json_to_recordset`:
@@ -96,8 +114,12 @@ public enum CentralAudit {
         var sessions: [String]
         var devices: [String]?
         var bundleIds: [String]?
+        /// The sessions settled before this run, which stay as stored: device, app and the start of the last one.
+        var settled: (devices: [String], bundleIds: [String], untilUS: [Int64]) = ([], [], [])
+        /// Each app's new checkpoint, as JSON batches.
+        var checkpoints: [String] = []
 
-        init(run: Int64, options: AuditOptions, in db: Database) throws {
+        init(run: Int64, options: AuditOptions, settled good: [String: CentralCheckpoints.Stored] = [:], in db: Database) throws {
             self.run = run
             var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.list(Pusher.runColumns)) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
             object["run_key"] = Pusher.runKey(object)
@@ -106,11 +128,44 @@ public enum CentralAudit {
             findings = try Self.batches(Row.fetchAll(db, sql: """
                 SELECT \(Pusher.list(Pusher.findingColumns)) FROM findings WHERE first_run = ?1 OR last_run = ?1 OR resolved_run = ?1
                 """, arguments: [run]))
+            var until: [String: Int64] = [:]
+            for stored in good.values {
+                guard let last = stored.settled.sessions.last?.startUS else { continue }
+                until[ReplayCheckpoint.key(stored.deviceId, stored.bundleId)] = last
+                settled.devices.append(stored.deviceId)
+                settled.bundleIds.append(stored.bundleId)
+                settled.untilUS.append(last)
+            }
             sessions = try Self.batches(Row.fetchAll(db, sql: """
                 SELECT \(Pusher.list(Pusher.sessionColumns)) FROM sessions WHERE \(EventScope.condition) AND evidence_pruned_at IS NULL
-                """, arguments: options.scope.arguments))
+                """, arguments: options.scope.arguments).filter { row in
+                    until[ReplayCheckpoint.key(row["device_id"], row["bundle_id"])].map { (row["start_us"] as Int64) > $0 } ?? true
+                })
             devices = options.devices.map { $0.sorted() }
             bundleIds = options.bundleIds.map { $0.sorted() }
+        }
+
+        /// The new checkpoints as JSON batches of `replay_checkpoints` rows; a prune's mark stays.
+        static func checkpoints(_ made: some Collection<Settling.Made>, lastEventID: Int64, rules: String,
+                                pruned stored: [String: CentralCheckpoints.Stored]) throws -> [String] {
+            let now = Clock.nowISO()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let objects: [[String: Any]] = try made.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }.map { made in
+                var object: [String: Any] = [
+                    "device_id": made.deviceId, "bundle_id": made.bundleId, "last_event_id": lastEventID, "rules": rules, "created_at": now,
+                    "settled": String(decoding: try encoder.encode(made.settled), as: UTF8.self),
+                ]
+                if let asOf = made.asOf, let state = made.state {
+                    (object["as_of_us"], object["as_of_source"], object["as_of_line"]) = (asOf.timeUS, asOf.source, asOf.line)
+                    object["state"] = String(decoding: try encoder.encode(state), as: UTF8.self)
+                }
+                object["pruned_at"] = stored[ReplayCheckpoint.key(made.deviceId, made.bundleId)]?.prunedAt
+                return object
+            }
+            return try stride(from: 0, to: objects.count, by: Pusher.batch).map { start in
+                try Pusher.json(Array(objects[start..<min(start + Pusher.batch, objects.count)]))
+            }
         }
 
         static func batches(_ rows: [Row]) throws -> [String] {
@@ -149,9 +204,14 @@ public enum CentralAudit {
             var scope = PostgresBindings()
             scope.append(recorded.devices)
             scope.append(recorded.bundleIds)
+            scope.append(recorded.settled.devices)
+            scope.append(recorded.settled.bundleIds)
+            scope.append(recorded.settled.untilUS)
             try await central.execute(PostgresQuery(unsafeSQL: """
-                DELETE FROM locaudit.sessions WHERE evidence_pruned_at IS NULL
+                DELETE FROM locaudit.sessions s WHERE evidence_pruned_at IS NULL
                     AND ($1::text[] IS NULL OR device_id = ANY($1)) AND ($2::text[] IS NULL OR bundle_id = ANY($2))
+                    AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::text[], $5::bigint[]) AS k(device_id, bundle_id, until_us)
+                        WHERE k.device_id = s.device_id AND k.bundle_id = s.bundle_id AND s.start_us <= k.until_us)
                 """, binds: scope))
             let sessionUpdates = Pusher.sessionColumns.map(\.name).filter { !["device_id", "bundle_id", "pid", "start_us"].contains($0) }
                 .map { "\"\($0)\" = excluded.\"\($0)\"" }
@@ -160,6 +220,18 @@ public enum CentralAudit {
                     INSERT INTO locaudit.sessions (\(Pusher.list(Pusher.sessionColumns)))
                     SELECT \(Pusher.list(Pusher.sessionColumns)) FROM json_to_recordset($1::json) AS r(\(Pusher.types(Pusher.sessionColumns)))
                     ON CONFLICT (device_id, bundle_id, pid, start_us) DO UPDATE SET \(sessionUpdates.joined(separator: ", "))
+                    """, binds: binds(batch)))
+            }
+            for batch in recorded.checkpoints {
+                try await central.execute(PostgresQuery(unsafeSQL: """
+                    INSERT INTO locaudit.replay_checkpoints (\(CentralCheckpoints.columns), created_at)
+                    SELECT \(CentralCheckpoints.columns), created_at FROM json_to_recordset($1::json) AS r(
+                        device_id text, bundle_id text, as_of_us bigint, as_of_source bigint, as_of_line bigint, state text,
+                        settled text, last_event_id bigint, rules text, pruned_at text, created_at text)
+                    ON CONFLICT (device_id, bundle_id) DO UPDATE SET as_of_us = excluded.as_of_us, as_of_source = excluded.as_of_source,
+                        as_of_line = excluded.as_of_line, state = excluded.state, settled = excluded.settled,
+                        last_event_id = excluded.last_event_id, rules = excluded.rules, pruned_at = excluded.pruned_at,
+                        created_at = excluded.created_at
                     """, binds: binds(batch)))
             }
             return id

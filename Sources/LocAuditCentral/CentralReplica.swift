@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LocAuditModel
 import LocAuditRead
 import LocAuditStore
 import PostgresNIO
@@ -17,34 +18,66 @@ package enum CentralReplica {
         ("apps", ["bundle_id", "executable", "name", "version", "usage_keys", "background_modes", "temporary_purpose_keys",
                   "default_accuracy_reduced", "default_accuracy_reduced_type", "plist_path", "plist_sha256", "ingested_at"]),
         ("sources", ["id"] + Pusher.sourceColumns.map(\.name)),
-        ("events", StoreCopy.eventColumns),
         ("sessions", Pusher.sessionColumns.map(\.name)),
         ("audit_runs", ["id"] + Pusher.runColumns.map(\.name)),
         ("findings", ["id"] + Pusher.findingColumns.map(\.name)),
+        // Last: which lines a settling audit copies depends on the Info.plists copied before.
+        ("events", StoreCopy.eventColumns),
     ]
     /// Rows written to SQLite a transaction.
     static let batch = 5_000
 
     /// Creates the store at `path` (a new file) and copies every table into it (`events` only
     /// when asked, and of `devices` only when given: an audit of those devices reads no
-    /// other's events); the events read.
+    /// other's events); the events read. With `settle` (the fleet's full audit, judging with those rules), the
+    /// checkpoints still good (`CentralCheckpoints`) go into the copy's `replay_checkpoints`, and
+    /// of their apps only the lines from the checkpoint's second on are copied (with the first
+    /// and configuration lines of the settled sessions).
     @discardableResult
-    package static func make(from central: Central, at path: String, events copyEvents: Bool = true, devices: [String]? = nil) async throws -> Int {
+    package static func make(from central: Central, at path: String, events copyEvents: Bool = true, devices: [String]? = nil,
+                             settle rules: String? = nil) async throws -> (events: Int, checkpoints: CentralCheckpoints?) {
         let store = try Store(path: path, access: .create)
-        let writer = Writer(queue: try store.connect(), path: path)
+        let queue = try store.connect()
+        let writer = Writer(queue: queue, path: path)
         // A read that fails leaves no batch writing into a copy about to be removed.
         defer { writer.drain() }
         try await central.beginSnapshot()
         var events = 0
+        var checkpoints: CentralCheckpoints?
         for table in tables where copyEvents || table.name != "events" {
             let order = table.name == "apps" ? "bundle_id" : "id"
+            let columns = table.columns.map { "\"\($0)\"" }.joined(separator: ", ")
             var binds = PostgresBindings()
-            var filter = ""
+            var sql = "SELECT \(columns) FROM locaudit.\(table.name)"
             if table.name == "events", let devices {
                 binds.append(devices)
-                filter = " WHERE device_id = ANY($1)"
+                sql += " WHERE device_id = ANY($1)"
+            } else if table.name == "events", let rules {
+                // The Info.plists are copied: judge the checkpoints, then copy what they leave.
+                try writer.finish()
+                let plists = try StoreError.mapping(path: path) { try queue.read { try AppVersions.load($0) } }
+                let judged = try await CentralCheckpoints.read(central, rules: rules, plists: plists)
+                checkpoints = judged
+                if !judged.stored.isEmpty {
+                    try StoreError.mapping(path: path) { try queue.write { try judged.keep(in: $0) } }
+                    let groups = judged.copyFrom.values.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
+                    binds.append(groups.map(\.deviceId))
+                    binds.append(groups.map(\.bundleId))
+                    binds.append(groups.map(\.fromUS))
+                    binds.append(judged.settledLines)
+                    binds.append(judged.stored.values.map(\.lastEventID).min() ?? 0)
+                    // Each app from where its copy starts (through `events_by_app`), the settled
+                    // sessions' lines, and the device-wide lines pushed since.
+                    sql = """
+                        SELECT \(columns) FROM locaudit.events
+                        WHERE id IN (SELECT e.id FROM unnest($1::text[], $2::text[], $3::bigint[]) AS g(device_id, bundle_id, from_us)
+                                JOIN locaudit.event_rows e ON e.device_id = g.device_id AND e.bundle_id = g.bundle_id AND e.time_us >= g.from_us)
+                            OR id = ANY($4::bigint[])
+                            OR (id > $5 AND bundle_id IS NULL)
+                        """
+                }
             }
-            let sql = "SELECT \(table.columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.\(table.name)\(filter) ORDER BY \(order)"
+            sql += " ORDER BY \(order)"
             var rows: [[DatabaseValue]] = []
             rows.reserveCapacity(batch)
             do {
@@ -65,7 +98,20 @@ package enum CentralReplica {
         }
         try writer.finish()
         try await central.execute("COMMIT")
-        return events
+        return (events, checkpoints)
+    }
+}
+
+extension CentralCheckpoints {
+    /// Writes the good checkpoints into the copy's `replay_checkpoints`, where the audit's replay starts from them.
+    func keep(in db: Database) throws {
+        for stored in good.values {
+            guard let asOf = stored.asOf, let state = stored.state else { continue }
+            try db.execute(sql: """
+                INSERT INTO replay_checkpoints (device_id, bundle_id, as_of_us, as_of_source, as_of_line, state, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [stored.deviceId, stored.bundleId, asOf.timeUS, asOf.source, asOf.line, state, Clock.nowISO()])
+        }
     }
 }
 

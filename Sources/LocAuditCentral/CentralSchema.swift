@@ -159,6 +159,17 @@ package enum CentralSchema {
         Migration(name: "v4: the test tool that wrapped a log's lines", sql: """
             ALTER TABLE locaudit.sources ADD COLUMN wrapper text COLLATE "C";
             """),
+        // What the fleet's audit settled of each app on each device (CentralAudit): the next
+        // audit copies and replays only the lines after it.
+        Migration(name: "v5: the fleet's audit's checkpoints", sql: """
+            CREATE TABLE locaudit.replay_checkpoints (
+                device_id text COLLATE "C" NOT NULL, bundle_id text COLLATE "C" NOT NULL,
+                as_of_us bigint, as_of_source bigint, as_of_line bigint, state text COLLATE "C",
+                settled text COLLATE "C" NOT NULL, last_event_id bigint NOT NULL, rules text COLLATE "C" NOT NULL,
+                pruned_at text COLLATE "C", created_at text COLLATE "C" NOT NULL,
+                PRIMARY KEY (device_id, bundle_id)
+            );
+            """),
     ]
 
     /// A key of locaudit's own for `pg_advisory_xact_lock`: hosts migrating at once take turns.

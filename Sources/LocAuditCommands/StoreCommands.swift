@@ -26,20 +26,30 @@ struct PruneCommand: ParsableCommand {
             nightly run's lock (waits up to --wait seconds). The largest age is 100 years \
             (36500d).
 
+            With --db postgresql://USER@HOST[:PORT]/DB (or $LOCAUDIT_DB), the central store's \
+            (the owner's role): a log goes when the fleet's audit has settled every line of it \
+            (each app's lines before its checkpoint, replay_checkpoints), so that later audits \
+            count its sessions, checks and findings as before; logs with lines not yet settled \
+            (an app's latest session, lines pushed since the last audit) stay, counted. Takes \
+            turns with the fleet's audit (exit 4 while one runs; --wait is for the local lock).
+
             Exit codes: 0 pruned (or nothing to prune), 2 usage error, 3 no database (or a \
             checkpoint another version wrote), 4 a run holds the lock, 6 the store cannot be \
             used (cannot open it, not a locaudit store, damaged, read-only, disk full), 7 \
-            standard output could not be written (the pruning is done).
+            standard output could not be written (the pruning is done), 8 the central store \
+            cannot be used (unreachable, login or TLS refused, a privilege missing).
 
             EXAMPLES:
               # what cron runs weekly
               locaudit prune --older-than 30d
               # the rows and bytes removed, for a script
               locaudit prune --older-than 2w --json
+              # the central store's history, after the fleet's audit
+              locaudit prune --db postgresql://locaudit_owner@db.lab/locaudit --older-than 30d
             """
     )
 
-    @OptionGroup var store: StoreOptions
+    @OptionGroup var store: StoreOrCentralOptions
 
     @Option(help: ArgumentHelp("Age of the logs to remove: 30d, 12h, 2w.", valueName: "age"))
     var olderThan: String
@@ -62,6 +72,13 @@ struct PruneCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let central = store.central {
+            let report = try withCentral {
+                try CentralPrune.prune(central, olderThan: try Maintenance.parseAge(olderThan), keepChecks: keepChecks)
+            }
+            try Output.standardOutput(json ? try Output.json(report, what: "the prune summary") + "\n" : report.text)
+            return
+        }
         let report = try withStore(store.path) {
             // The store first: one that cannot be used is a store error (exit 6), not a lock error.
             _ = try Store(path: store.path, access: .write)

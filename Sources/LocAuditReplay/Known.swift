@@ -85,3 +85,16 @@ extension Known: Codable {
         try c.encodeIfPresent(basis, forKey: .basis)
     }
 }
+
+/// A fact's line, whatever the type of its value (`ReplayState.citedEvents`).
+protocol CitingFact { var event: Int64? { get } }
+extension Known: CitingFact {}
+
+extension ReplayState {
+    /// The lines the state names: those that said its facts, the lapsed grant's and the last
+    /// prompt's. Rules may cite them in a later session: a checkpoint keeps them with it.
+    package var citedEvents: [Int64] {
+        Mirror(reflecting: self).children.compactMap { ($0.value as? any CitingFact)?.event }
+            + [lapsedGrantEvent, lastPromptEvent].compactMap { $0 }
+    }
+}

@@ -464,3 +464,17 @@ extension ReplayState {
         allowOnceLapsed = false
     }
 }
+
+extension ReplayedSession {
+    /// A session as configuration rules read it (`configurationView`), rebuilt from what an
+    /// earlier audit kept of it: its first line and its configuration steps, with no state
+    /// (configuration rules read none).
+    package init(settled deviceId: String, bundleId: String, pid: Int64?, startUS: Int64, endUS: Int64, endReason: Session.EndReason,
+                 osVersion: IOSVersion?, first: AppEvent?, steps events: [AppEvent], plist: AppVersion?, hasAppLines: Bool) {
+        let none = HeldState(ReplayState())
+        let session = Session(row: deviceId, bundleId: bundleId, pid: pid, startUS: startUS, endUS: endUS, endReason: endReason,
+                              launchIntent: nil, relaunchService: nil, osVersion: osVersion, events: first.map { [$0] } ?? [])
+        self.init(session: session, steps: events.map { ReplayStep(event: $0, state: none) }, plist: plist,
+                  initial: ReplayState(), final: ReplayState(), hasAppLines: hasAppLines, behaviour: nil)
+    }
+}

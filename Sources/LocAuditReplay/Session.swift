@@ -151,3 +151,12 @@ package enum SessionBuilder {
         if session.endReason != .terminated { session.endUS = max(session.endUS, event.timeUS) }
     }
 }
+
+extension Session {
+    /// A session known by its row alone (no events): one an earlier audit settled.
+    package init(row deviceId: String, bundleId: String, pid: Int64?, startUS: Int64, endUS: Int64, endReason: EndReason,
+                 launchIntent: String?, relaunchService: LocationService?, osVersion: IOSVersion?, events: [AppEvent] = []) {
+        (self.deviceId, self.bundleId, self.pid, self.startUS, self.endUS, self.endReason) = (deviceId, bundleId, pid, startUS, endUS, endReason)
+        (self.launchIntent, self.relaunchService, self.osVersion, self.events) = (launchIntent, relaunchService, osVersion, events)
+    }
+}

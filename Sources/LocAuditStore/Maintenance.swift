@@ -17,9 +17,16 @@ public struct PruneReport: Sendable, Codable {
     public var runsThinned = 0
     /// Sources old enough to go that a running `locaudit watch` still writes into (`LiveSourceLock`): kept.
     public var liveKept = 0
+    /// The central store's: logs old enough to go with lines the fleet's audit has not settled
+    /// (an app's latest session, or lines pushed since the last audit): kept.
+    public var unsettledKept = 0
     /// Database file plus its WAL, checkpointed, before and after `VACUUM`.
     public var bytesBefore: Int64
     public var bytesAfter: Int64
+
+    package init(cutoff: String, sources: Int, events: Int, bytesBefore: Int64, bytesAfter: Int64) {
+        (self.cutoff, self.sources, self.events, self.bytesBefore, self.bytesAfter) = (cutoff, sources, events, bytesBefore, bytesAfter)
+    }
 
     public var text: String {
         "pruned \(sources) sources and \(events) events last seen before \(cutoff); "
@@ -28,6 +35,7 @@ public struct PruneReport: Sendable, Codable {
             + "what the replay knew kept for \(checkpoints) apps on their devices; "
             + "\(runsThinned) older audit runs thinned to their counts.\n"
             + (liveKept > 0 ? "kept \(liveKept) live sources a running locaudit watch still writes into; a prune after the watch ends removes them.\n" : "")
+            + (unsettledKept > 0 ? "kept \(unsettledKept) logs with lines the fleet's audit has not settled (an app's latest session, or pushed since the last audit); a prune after the next audit may remove them.\n" : "")
     }
 }
 

@@ -139,7 +139,7 @@ struct CentralAuditTests {
     func localCommandsRefuseTheCentralStore() throws {
         let workspace = try Workspace()
         let url = "postgresql://lab@db.example/fleet"
-        for arguments in [["ingest", "--db", url, "x.log"], ["prune", "--db", url, "--older-than", "1w"], ["push", "--db", url, "--to", url]] {
+        for arguments in [["ingest", "--db", url, "x.log"], ["devices", "list", "--db", url], ["push", "--db", url, "--to", url]] {
             let result = try run(locauditExecutable, arguments, environment: ["HOME": "/nonexistent"])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("--db \(url) is a central store"), "\(result.stderr)")

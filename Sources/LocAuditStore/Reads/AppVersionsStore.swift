@@ -4,7 +4,7 @@ import LocAuditModel
 
 extension AppVersions {
     /// Every app's versions, by bundle id.
-    static func load(_ db: Database) throws -> [String: AppVersions] {
+    package static func load(_ db: Database) throws -> [String: AppVersions] {
         var byApp: [String: [AppVersion]] = [:]
         for stored in try StoredAppVersion.fetchAll(db) {
             var facts = AppFacts(bundleId: stored.bundleId, usageKeys: stored.usageKeys.value ?? [],

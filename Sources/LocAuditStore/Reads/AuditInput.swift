@@ -20,7 +20,7 @@ package struct AuditInput {
     /// has replayed already): the replay starts after it
     package var checkpoints: [String: ReplayCheckpoint] = [:]
     /// device id -> the line families its logs carry at all
-    var deviceLogs: [String: DeviceLogs] = [:]
+    package var deviceLogs: [String: DeviceLogs] = [:]
     /// device id -> logs whose times were read as UTC for want of a zone
     var zoneAssumed: [String: Int] = [:]
     /// device id -> "OFFSET, the offset of PATH" -> zone-less logs that took the offset of that zoned export
@@ -67,6 +67,15 @@ package struct AuditInput {
         return notes.isEmpty ? nil : notes
     }
 
+    /// The stored findings with these fingerprints (those of the sessions an earlier run settled).
+    package func storedFindings(_ fingerprints: [String]) throws -> [Finding] {
+        guard !fingerprints.isEmpty else { return [] }
+        return try Row.fetchAll(db, sql: """
+            SELECT fingerprint, rule, severity, device_id, bundle_id, pid, session_start, time, message, evidence, time_us, os_version
+            FROM findings WHERE fingerprint IN (SELECT value FROM json_each(?))
+            """, arguments: [jsonText(fingerprints)]).map(Finding.init(row:))
+    }
+
     /// The file and line of every event the findings cite.
     package mutating func locate(_ ids: Set<Int64>) throws {
         for row in try Row.fetchAll(db, sql: "SELECT id, source_id, line FROM event_rows WHERE id IN (SELECT value FROM json_each(?))",
@@ -83,6 +92,34 @@ package struct AuditInput {
     /// says how many `body` has checked).
     package mutating func replay(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil, sessions: (() -> Int)? = nil,
                                  _ body: ([ReplayedSession]) throws -> Void) throws {
+        try replayApps(graceUS: graceUS, progress: progress, sessions: sessions) { app in
+            if !app.timeline.isEmpty { try body(app.timeline) }
+        }
+    }
+
+    /// One app on one device as `replayApps` hands it over.
+    package struct AppReplay {
+        package var deviceId: String
+        package var bundleId: String
+        /// Where the replay started (nil: at the app's first line).
+        package var checkpoint: ReplayCheckpoint?
+        /// The events read, in time order: from the checkpoint's second on, the lines at or
+        /// before it (dropped by the replay) among them.
+        package var events: [AppEvent]
+        /// Its sessions after the checkpoint, replayed (none when it has no line after it).
+        package var timeline: [ReplayedSession]
+        /// Its Info.plists.
+        package var plists: AppVersions
+        /// The lines `replayApps`' `lines` asked for, by id.
+        package var lines: [Int64: AppEvent]
+    }
+
+    /// `replay`, with every app in scope handed over, each with where its replay started and
+    /// the events read, even when it has no line after its checkpoint, and the lines of it
+    /// `lines` asks for by id (device, app -> ids).
+    package mutating func replayApps(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil, sessions: (() -> Int)? = nil,
+                                     lines wanted: ((String, String) -> [Int64])? = nil,
+                                     _ body: (AppReplay) throws -> Void) throws {
         let versions = sources.compactMapValues(\.version)
         var strings = StringTable()
         var read = 0
@@ -102,11 +139,16 @@ package struct AuditInput {
                 lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
                 known = checkpoint.state
             }
+            var timeline: [ReplayedSession] = []
             if !lines.isEmpty {
                 let sessions = SessionBuilder.sessions(of: lines, versions: versions)
-                try body(Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
-                                         deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS))
+                timeline = Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
+                                           deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
             }
+            let ids = wanted?(deviceId, bundleId) ?? []
+            let asked = ids.isEmpty ? [:] : try EventScope.load(db, ids: ids, group: group, kinds: kinds, strings: &strings)
+            try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, events: events, timeline: timeline,
+                               plists: apps[bundleId] ?? AppVersions(), lines: asked))
         }
     }
 

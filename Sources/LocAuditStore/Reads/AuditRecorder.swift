@@ -9,12 +9,18 @@ import LocAuditRules
 package enum AuditRecorder {
     /// A session as `sessions` stores it: what an audit keeps of every session it replays.
     package struct SessionRow {
-        var session: Session
-        var statusAtStart: AuthorizationStatus?
-        var statusAtEnd: AuthorizationStatus?
-        var events: Int
-        var firstEvent: Int64?
-        var lastEvent: Int64?
+        package var session: Session
+        package var statusAtStart: AuthorizationStatus?
+        package var statusAtEnd: AuthorizationStatus?
+        package var events: Int
+        package var firstEvent: Int64?
+        package var lastEvent: Int64?
+
+        package init(session: Session, statusAtStart: AuthorizationStatus?, statusAtEnd: AuthorizationStatus?, events: Int,
+                     firstEvent: Int64?, lastEvent: Int64?) {
+            (self.session, self.statusAtStart, self.statusAtEnd) = (session, statusAtStart, statusAtEnd)
+            (self.events, self.firstEvent, self.lastEvent) = (events, firstEvent, lastEvent)
+        }
 
         package init(_ replayed: ReplayedSession) {
             session = replayed.session
@@ -195,14 +201,18 @@ extension Store {
     /// Records an audit in one transaction: its sessions, its findings (keeping the identity
     /// of a finding whose session has gained lines, in `found` and in the report's checks)
     /// and the run, whose id goes into `report`.
+    /// Returns the fingerprints taken over (found -> stored).
+    @discardableResult
     package func recordAudit(_ sessionRows: [AuditRecorder.SessionRow], found: inout [Finding], sessions: inout [String: AuditRecorder.SessionIdentity],
-                             report: inout AuditReport, options: AuditOptions) throws {
+                             report: inout AuditReport, options: AuditOptions) throws -> [String: String] {
+        var taken: [String: String] = [:]
         // `--no-record`: the same work, so that new, persisting and resolved mean what they
         // would, in a transaction rolled back: nothing is written.
         try connect().inDatabase { db in
             try db.inTransaction(.immediate) {
                 try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
                 let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
+                taken = renamed
                 if !renamed.isEmpty {
                     for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
                 }
@@ -211,6 +221,7 @@ extension Store {
             }
         }
         if !options.record { report.runId = 0 }
+        return taken
     }
 
     /// The run's verdict and exit code, once its reported findings are known.

@@ -149,6 +149,27 @@ extension EventScope {
         return sorted ? events : events.sorted(by: inOrder)
     }
 
+    /// The events with these ids (of `group`'s app and device), by id; unknown kinds left out.
+    static func load(_ db: Database, ids: [Int64], group: EventGroup, kinds: [Int64: EventKind],
+                     strings: inout StringTable) throws -> [Int64: AppEvent] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(AppEvent.selection) FROM event_rows WHERE id IN (SELECT value FROM json_each(?))
+            """)
+        try statement.setArguments([jsonText(ids)])
+        let stmt = statement.sqliteStatement
+        defer { sqlite3_reset(stmt) }
+        var events: [Int64: AppEvent] = [:]
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            if let event = AppEvent.read(stmt, group: group, kinds: kinds, strings: &strings) { events[event.id] = event }
+        }
+        return events
+    }
+
     /// The kinds of events, by their id in `names`.
     static func kinds(_ db: Database) throws -> [Int64: EventKind] {
         try EventNames.all(in: db).compactMapValues(EventKind.init(rawValue:))
