@@ -66,7 +66,10 @@ struct StoredChecks: Codable {
         var subjects: [Subject] = []
         for check in checks {
             let i: Int
-            if let known = index[check.subject] {
+            if let last = subjects.indices.last, subjects[last].subject == check.subject {
+                // Checks come subject by subject: the last one, without hashing the subject.
+                i = last
+            } else if let known = index[check.subject] {
                 i = known
             } else {
                 i = subjects.count
@@ -101,31 +104,73 @@ struct StoredChecks: Codable {
     /// (printable ASCII without `"` and `\`; keys of lower-case letters, digits and `-`, as
     /// rule identifiers are): anything else goes through `jsonText`.
     var json: String {
-        func plain(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
-        func key(_ s: String) -> Bool { s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D } }
-        var out = "{\"subjects\":["
-        out.reserveCapacity(subjects.count * 600)
+        var out = JSONBytes()
+        out.bytes.reserveCapacity(subjects.count * 700)
+        out.raw("{\"subjects\":[")
         for (n, s) in subjects.enumerated() {
-            guard plain(s.subject), (s.passed ?? []).allSatisfy(plain),
-                  (s.notEvaluable ?? [:]).allSatisfy({ key($0.key) && plain($0.value) }),
-                  (s.findings ?? [:]).allSatisfy({ key($0.key) && $0.value.allSatisfy(plain) }) else { return jsonText(self) }
-            if n > 0 { out += "," }
+            if n > 0 { out.raw(",") }
             // The keys in sorted order: findings, notEvaluable, passed, subject; nil ones left out.
-            var fields: [String] = []
+            out.raw("{")
             if let findings = s.findings {
-                fields.append("\"findings\":{" + findings.keys.sorted().map { rule in
-                    "\"\(rule)\":[" + findings[rule]!.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-                }.joined(separator: ",") + "}")
+                out.raw("\"findings\":{")
+                for (i, rule) in findings.keys.sorted().enumerated() {
+                    if i > 0 { out.raw(",") }
+                    guard out.key(rule) else { return jsonText(self) }
+                    out.raw(":[")
+                    for (j, fingerprint) in findings[rule]!.enumerated() {
+                        if j > 0 { out.raw(",") }
+                        guard out.string(fingerprint) else { return jsonText(self) }
+                    }
+                    out.raw("]")
+                }
+                out.raw("},")
             }
             if let notEvaluable = s.notEvaluable {
-                fields.append("\"notEvaluable\":{" + notEvaluable.keys.sorted().map { "\"\($0)\":\"\(notEvaluable[$0]!)\"" }
-                    .joined(separator: ",") + "}")
+                out.raw("\"notEvaluable\":{")
+                for (i, rule) in notEvaluable.keys.sorted().enumerated() {
+                    if i > 0 { out.raw(",") }
+                    guard out.key(rule) else { return jsonText(self) }
+                    out.raw(":")
+                    guard out.string(notEvaluable[rule]!) else { return jsonText(self) }
+                }
+                out.raw("},")
             }
-            if let passed = s.passed { fields.append("\"passed\":[" + passed.map { "\"\($0)\"" }.joined(separator: ",") + "]") }
-            fields.append("\"subject\":\"\(s.subject)\"")
-            out += "{" + fields.joined(separator: ",") + "}"
+            if let passed = s.passed {
+                out.raw("\"passed\":[")
+                for (i, rule) in passed.enumerated() {
+                    if i > 0 { out.raw(",") }
+                    guard out.string(rule) else { return jsonText(self) }
+                }
+                out.raw("],")
+            }
+            out.raw("\"subject\":")
+            guard out.string(s.subject) else { return jsonText(self) }
+            out.raw("}")
         }
-        return out + "]}"
+        out.raw("]}")
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// JSON written as bytes: a string only when it needs no escape (else the caller falls back).
+    private struct JSONBytes {
+        var bytes: [UInt8] = []
+        mutating func raw(_ s: StaticString) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+        /// `"s"` when `s` is printable ASCII without `"` and `\`; false (nothing written) otherwise.
+        mutating func string(_ s: String) -> Bool { quoted(s) { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
+        /// A key that sorts alike under any order: lower-case letters, digits and `-`.
+        mutating func key(_ s: String) -> Bool { quoted(s) { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D } }
+        private mutating func quoted(_ s: String, _ allowed: (UInt8) -> Bool) -> Bool {
+            var s = s
+            return s.withUTF8 { b in
+                for c in b where !allowed(c) { return false }
+                bytes.append(0x22)
+                bytes.append(contentsOf: b)
+                bytes.append(0x22)
+                return true
+            }
+        }
     }
 
     /// The checks of a stored run: this shape, or the list of records runs stored before it.
