@@ -46,6 +46,10 @@
 # LOCAUDIT_BEFORE_BIN (step 5, after the audit), BENCH_AUDIT_RUNS (default 5),
 # BENCH_GENERATOR (default scripts/generate_fleet.py; another's needs its locsynth.py beside it:
 # use another BENCH_OUT, or the cached fleets are regenerated),
+# BENCH_AUDIT_LARGE=SIZE (with BENCH_ONLY=audit): memory flat in the size of the logs: a single fleet
+# file of SIZE too (generated once, like the others; ingested untimed), audited once by this binary;
+# prints its peak RSS, against the 1x audit's (target: <= 150 MB and at most 1.1x the 1x figure),
+# and its events/s,
 # BENCH_ONLY=audit (only step 5, on the 1x fleet alone; needs LOCAUDIT_BEFORE_BIN), e.g.
 #   BENCH_ONLY=audit LOCAUDIT_BIN=.build/release/locaudit LOCAUDIT_BEFORE_BIN=../old/.build/release/locaudit scripts/bench.sh 1G
 
@@ -450,10 +454,28 @@ compare_section() {
     fi
     figure "audit before peak RSS (MB)" "$(mb "$rb")" "-" info
     figure "audit after peak RSS (MB)" "$(mb "$ra")" "<= 150" le 150
+    AUDIT_AFTER_RSS_KB=$ra
+}
+# large_section SIZE: this binary's audit of a single fleet file of SIZE, against the 1x audit's peak RSS
+large_section() {
+    local lsize dir db="$OUT/db/large.sqlite" events
+    lsize=$(to_bytes "$1") || die "BENCH_AUDIT_LARGE must be a byte count or a number with K, M or G (got '$1')"
+    dir="$OUT/fleet-single-$lsize"
+    fleet "$dir" --size "$lsize" --single --seed "$SEED"
+    rm -f "$db" "$db-wal" "$db-shm"
+    "$BIN" ingest --db "$db" --quiet "$dir"/*.log.gz >/dev/null 2>"$OUT/logs/ingest-large.stderr" || die "ingest failed ($OUT/logs/ingest-large.stderr)"
+    audit_run audit-large "$BIN" "$db"
+    events=$(count_events "$db")
+    figure "audit at $1: events in its store" "$events" "-" info
+    figure "audit at $1 (s)" "$T_WALL" "-" info
+    figure "audit at $1 events/s" "$(awk -v n="$events" -v t="$T_WALL" 'BEGIN { if (t <= 0) t = 0.001; printf "%.0f", n / t }')" "-" info
+    figure "audit at $1 peak RSS (MB)" "$(mb "$T_RSS_KB")" "<= 150" le 150
+    figure "  peak RSS at $1 / at $SIZE_ARG" "$(ratio "$T_RSS_KB" "$AUDIT_AFTER_RSS_KB")" "<= 1.1x" le 1.1
 }
 if [[ ${BENCH_ONLY:-} == audit ]]; then
     "$BIN" ingest --db "$DB1" --quiet "$F1" >/dev/null 2>"$OUT/logs/ingest-fresh.stderr" || die "ingest failed ($OUT/logs/ingest-fresh.stderr)"
     compare_section "$DB1"
+    [[ -z ${BENCH_AUDIT_LARGE:-} ]] || large_section "$BENCH_AUDIT_LARGE"
     echo
     echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
     exit 0

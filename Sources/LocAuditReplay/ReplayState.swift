@@ -269,8 +269,10 @@ public enum PromptClass: Sendable, Equatable, Codable {
 }
 
 /// One event of a replayed session with the state it happened in (before it applied).
-/// A class: rules pass steps around by the million, and a reference is cheap to copy.
-public final class ReplayStep: Sendable {
+/// A value of two references (the event and the held state, both shared): one allocation
+/// less per event than a class of its own (2.5% fewer instructions in an audit, 4% less peak
+/// memory: docs/performance.md, "Audit in bulk").
+public struct ReplayStep: Sendable {
     public let event: AppEvent
     @usableFromInline let held: HeldState
     /// Inlinable: the rules read it at every step, and a call across the module for each read

@@ -5,6 +5,7 @@ import Testing
 @testable import LocAuditModel
 @testable import LocAuditRules
 @testable import LocAuditReport
+@testable import LocAuditStore
 
 /// The audit run: recording, re-runs, baselines, reports and exit codes.
 @Suite struct AuditRunTests {
@@ -227,5 +228,30 @@ import Testing
         #expect(audit.verdict == .insufficientEvidence)
         #expect(audit.exitCode == 3)
         #expect(audit.coverage.insufficientSessions.count == 1)
+    }
+
+    @Test("the stored checks are written as JSONEncoder writes them; escapes and other keys go through it")
+    func storedChecksJSON() {
+        let session = "qa-1 com.example.app pid 7 from 2026-11-20T00:00:00.000Z"
+        var records = [
+            RuleCheckRecord(subject: session, rule: "missing-blue-bar", findings: []),
+            RuleCheckRecord(subject: session, rule: "delivery-while-paused", findings: ["ab12"]),
+            RuleCheckRecord(subject: "com.example.app on iOS 17", rule: "grant-without-usage-description", notEvaluable: "no Info.plist", findings: []),
+            RuleCheckRecord(subject: session, rule: "delivery-while-paused", findings: ["cd34"]),
+            RuleCheckRecord(subject: session, rule: "unexpected-blue-bar", notEvaluable: "unknown iOS version", findings: []),
+            RuleCheckRecord(subject: session, rule: "allow-once-persisting", notEvaluable: "a/path", findings: []),
+            RuleCheckRecord(subject: session, rule: "background-delivery-without-capability", findings: []),
+        ]
+        let plain = StoredChecks(records)
+        #expect(plain.json == jsonText(plain))
+        #expect(plain.subjects.map(\.subject) == [session, "com.example.app on iOS 17"])
+        #expect(plain.subjects[0].findings == ["delivery-while-paused": ["ab12", "cd34"]])
+        #expect(plain.subjects[0].passed == ["missing-blue-bar", "background-delivery-without-capability"])
+        for odd in ["quote \" in it", "back\\slash", "tab\there", "caf\u{E9}"] {
+            records.append(RuleCheckRecord(subject: odd, rule: "missing-blue-bar", findings: []))
+            #expect(StoredChecks(records).json == jsonText(StoredChecks(records)), "\(odd)")
+        }
+        records.append(RuleCheckRecord(subject: session, rule: "Upper_Case", notEvaluable: "x", findings: []))
+        #expect(StoredChecks(records).json == jsonText(StoredChecks(records)))
     }
 }

@@ -55,7 +55,8 @@ import Testing
         #expect(Set(EventWriter.columns) == rowColumns.subtracting(["id"]))
         #expect(EventWriter.columns.count == Set(EventWriter.columns).count)
         #expect(ReadColumn.allCases.allSatisfy { $0.field.rowColumn != nil })
-        #expect(AppEvent.selection.split(separator: ",").count == ReadColumn.allCases.count)
+        #expect(AppEvent.selection.split(separator: ",").count + AppEvent.rareSelection.split(separator: ",").count
+            == ReadColumn.allCases.count)
         #expect(StoreCopy.eventColumns == EventFields.all.filter { $0.name != "time" }.map(\.name))
         #expect(Pusher.eventColumns.map(\.name) == StoreCopy.eventColumns.filter { $0 != "id" && $0 != "source_id" })
     }

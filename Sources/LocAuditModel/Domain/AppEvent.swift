@@ -1,5 +1,9 @@
 /// One stored event of an app, typed for the replay: a row of `events` with a bundle id.
 /// A class: every replay step and rule refers to it, and copies would cost more than the audit.
+///
+/// Most events are deliveries, which fill none of the fields after `fingerprint` here: those
+/// live in an object of their own (`Rare`), nil when all are empty, so that a delivery costs
+/// less memory (peak RSS 18% lower at 1 GiB: docs/performance.md, "Audit in bulk"). They read as before.
 public final class AppEvent: Sendable {
     public let id: Int64
     public let kind: EventKind
@@ -10,38 +14,87 @@ public final class AppEvent: Sendable {
     public let appPid: Int64?
     public let sourceId: Int64
     public let line: Int
-    /// The status as written (kept when it is not a known `AuthorizationStatus`).
-    public let statusText: String?
-    public let accuracy: AccuracyAuthorization?
-    public let temporary: Bool?
-    public let provisional: Bool?
-    public let reason: String?
-    public let appState: AppState?
-    public let service: LocationService?
-    /// The method called, as written (any method the app logs; see `managerCall`).
-    public let call: String?
     public let horizontalAccuracy: Double?
     public let locationPrivate: Bool
-    /// The property set; nil for a property outside the vocabulary.
-    public let property: ManagerProperty?
-    public let value: Int64?
-    /// The prompt's kind; kept as written (an open set).
-    public let promptKind: PromptKind?
-    /// The options the prompt offered, in the order the line gives them (those outside the
-    /// vocabulary left out); empty for other kinds.
-    public let promptOptions: [PromptChoice]
-    /// The answer; nil for an answer outside the vocabulary.
-    public let choice: PromptChoice?
-    public let purposeKey: String?
-    public let visible: Bool?
-    public let intent: String?
     /// The line's identity on its device (`events.fingerprint`): with its UTC second, the same
     /// in every export of the line.
     public let fingerprint: Int64
-    /// Of a termination: whether the user killed the app; nil when the line does not say.
-    public let userKill: Bool?
+    /// The other fields; nil when every one is empty.
+    @usableFromInline let rare: Rare?
 
-    public let status: AuthorizationStatus?
+    /// The fields a delivery leaves empty.
+    @usableFromInline final class Rare: Sendable {
+        @usableFromInline let statusText: String?
+        @usableFromInline let accuracy: AccuracyAuthorization?
+        @usableFromInline let temporary: Bool?
+        @usableFromInline let provisional: Bool?
+        @usableFromInline let reason: String?
+        @usableFromInline let appState: AppState?
+        @usableFromInline let service: LocationService?
+        @usableFromInline let call: String?
+        @usableFromInline let property: ManagerProperty?
+        @usableFromInline let value: Int64?
+        @usableFromInline let promptKind: PromptKind?
+        @usableFromInline let promptOptions: [PromptChoice]
+        @usableFromInline let choice: PromptChoice?
+        @usableFromInline let purposeKey: String?
+        @usableFromInline let visible: Bool?
+        @usableFromInline let intent: String?
+        @usableFromInline let userKill: Bool?
+        @usableFromInline let status: AuthorizationStatus?
+
+        @inlinable init(statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?, provisional: Bool?,
+                        reason: String?, appState: AppState?, service: LocationService?, call: String?,
+                        property: ManagerProperty?, value: Int64?, promptKind: PromptKind?, promptOptions: [PromptChoice],
+                        choice: PromptChoice?, purposeKey: String?, visible: Bool?, intent: String?, userKill: Bool?,
+                        status: AuthorizationStatus?) {
+            self.statusText = statusText
+            self.accuracy = accuracy
+            self.temporary = temporary
+            self.provisional = provisional
+            self.reason = reason
+            self.appState = appState
+            self.service = service
+            self.call = call
+            self.property = property
+            self.value = value
+            self.promptKind = promptKind
+            self.promptOptions = promptOptions
+            self.choice = choice
+            self.purposeKey = purposeKey
+            self.visible = visible
+            self.intent = intent
+            self.userKill = userKill
+            self.status = status
+        }
+    }
+
+    /// The status as written (kept when it is not a known `AuthorizationStatus`).
+    @inlinable public var statusText: String? { rare?.statusText }
+    @inlinable public var accuracy: AccuracyAuthorization? { rare?.accuracy }
+    @inlinable public var temporary: Bool? { rare?.temporary }
+    @inlinable public var provisional: Bool? { rare?.provisional }
+    @inlinable public var reason: String? { rare?.reason }
+    @inlinable public var appState: AppState? { rare?.appState }
+    @inlinable public var service: LocationService? { rare?.service }
+    /// The method called, as written (any method the app logs; see `managerCall`).
+    @inlinable public var call: String? { rare?.call }
+    /// The property set; nil for a property outside the vocabulary.
+    @inlinable public var property: ManagerProperty? { rare?.property }
+    @inlinable public var value: Int64? { rare?.value }
+    /// The prompt's kind; kept as written (an open set).
+    @inlinable public var promptKind: PromptKind? { rare?.promptKind }
+    /// The options the prompt offered, in the order the line gives them (those outside the
+    /// vocabulary left out); empty for other kinds.
+    @inlinable public var promptOptions: [PromptChoice] { rare?.promptOptions ?? [] }
+    /// The answer; nil for an answer outside the vocabulary.
+    @inlinable public var choice: PromptChoice? { rare?.choice }
+    @inlinable public var purposeKey: String? { rare?.purposeKey }
+    @inlinable public var visible: Bool? { rare?.visible }
+    @inlinable public var intent: String? { rare?.intent }
+    /// Of a termination: whether the user killed the app; nil when the line does not say.
+    @inlinable public var userKill: Bool? { rare?.userKill }
+    @inlinable public var status: AuthorizationStatus? { rare?.status }
 
     /// Every field as read (the store's `events` reader fills it, once a row: inlinable there);
     /// the vocabulary columns as stored, typed here.
@@ -59,27 +112,23 @@ public final class AppEvent: Sendable {
         self.appPid = appPid
         self.sourceId = sourceId
         self.line = line
-        self.statusText = statusText
-        self.accuracy = accuracy
-        self.temporary = temporary
-        self.provisional = provisional
-        self.reason = reason
-        self.appState = appState
-        self.service = service
-        self.call = call
         self.horizontalAccuracy = horizontalAccuracy
         self.locationPrivate = locationPrivate
-        self.property = property.flatMap(ManagerProperty.init(rawValue:))
-        self.value = value
-        self.promptKind = promptKind.map(PromptKind.init(rawValue:))
-        self.promptOptions = PromptChoice.options(promptOptions)
-        self.choice = choice.flatMap(PromptChoice.init(rawValue:))
-        self.purposeKey = purposeKey
-        self.visible = visible
-        self.intent = intent
         self.fingerprint = fingerprint
-        self.userKill = userKill
-        self.status = status
+        let property = property.flatMap(ManagerProperty.init(rawValue:))
+        let promptKind = promptKind.map(PromptKind.init(rawValue:))
+        let options = promptOptions == nil ? [] : PromptChoice.options(promptOptions)
+        let choice = choice.flatMap(PromptChoice.init(rawValue:))
+        if statusText == nil, accuracy == nil, temporary == nil, provisional == nil, reason == nil, appState == nil,
+           service == nil, call == nil, property == nil, value == nil, promptKind == nil, options.isEmpty, choice == nil,
+           purposeKey == nil, visible == nil, intent == nil, userKill == nil, status == nil {
+            self.rare = nil
+        } else {
+            self.rare = Rare(statusText: statusText, accuracy: accuracy, temporary: temporary, provisional: provisional,
+                             reason: reason, appState: appState, service: service, call: call, property: property,
+                             value: value, promptKind: promptKind, promptOptions: options, choice: choice,
+                             purposeKey: purposeKey, visible: visible, intent: intent, userKill: userKill, status: status)
+        }
     }
 
     /// Why a status or accuracy changed, when the line says it in the vocabulary; nil for

@@ -96,7 +96,7 @@ package enum AuditRecorder {
             VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?, ?)
             """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
                              report.coverage.evaluated, report.coverage.notEvaluableCount, report.failOn.rawValue,
-                             jsonText(report.coverage), jsonText(StoredChecks(report.checks)), options.runScope])
+                             jsonText(report.coverage), StoredChecks(report.checks).json, options.runScope])
         let run = db.lastInsertedRowID
 
         // Findings the previous runs left open, each in its own scope: a session finding's is

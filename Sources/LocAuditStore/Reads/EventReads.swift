@@ -7,11 +7,26 @@ import LocAuditRead
 // The hot read of the audit: every event of the apps in scope, through a raw statement.
 
 /// The columns of `event_rows` the audit reads, by name: a case's place is its column in the
-/// statement (`AppEvent.selection`), so a read names its column and cannot miss its index.
+/// statement that reads it (`AppEvent.selection` the common ones, `AppEvent.rareSelection`
+/// the rest), so a read names its column and cannot miss its index.
+///
+/// Most events are deliveries, whose rows fill only the common columns: the main statement
+/// reads those and whether any other is filled (`AppEvent.rareFilled`); only the rows that
+/// fill one (about 7% on the generated fleets) are read again, by id, for the rest
+/// (docs/performance.md, "Audit in bulk").
 enum ReadColumn: Int32, CaseIterable {
-    case id, kind, timeUS, appPid, sourceId, line, status, accuracy, temporary, provisional, reason, appState, service, call,
-         horizontalAccuracy, locationPrivate, property, value, promptKind, promptOptions, choice, purposeKey, visible, intent,
-         fingerprint, userKill
+    // Common: in the main statement, in this order.
+    case id, kind, timeUS, appPid, sourceId, line, horizontalAccuracy, locationPrivate, fingerprint
+    // Rare: in the statement by id, in this order.
+    case status, accuracy, temporary, provisional, reason, appState, service, call,
+         property, value, promptKind, promptOptions, choice, purposeKey, visible, intent, userKill
+
+    /// The first rare column.
+    static let firstRare = ReadColumn.status
+    /// Whether the main statement reads it.
+    var isCommon: Bool { rawValue < Self.firstRare.rawValue }
+    /// Its column in the statement that reads it.
+    var index: Int32 { isCommon ? rawValue : rawValue - Self.firstRare.rawValue }
 
     /// Its `events` field (docs/schema.md).
     var field: EventField {
@@ -44,33 +59,53 @@ enum ReadColumn: Int32, CaseIterable {
         case .userKill: EventFields.filled(by: .userKill)
         }
     }
+
+    /// Its `event_rows` column.
+    var stored: String {
+        guard let stored = field.rowColumn else { preconditionFailure("\(field.name) is not kept in event_rows") }
+        return stored
+    }
 }
 
 extension AppEvent {
-    /// The `event_rows` columns `load` reads, in `ReadColumn`'s order.
-    static let selection = ReadColumn.allCases.map { column in
-        guard let stored = column.field.rowColumn else { preconditionFailure("\(column.field.name) is not kept in event_rows") }
-        return stored
-    }.joined(separator: ", ")
+    /// The common `event_rows` columns `load` reads, in `ReadColumn`'s order.
+    static let selection = ReadColumn.allCases.filter(\.isCommon).map(\.stored).joined(separator: ", ")
+    /// The other columns, in `ReadColumn`'s order: read by id for the rows that fill one.
+    static let rareSelection = ReadColumn.allCases.filter { !$0.isCommon }.map(\.stored).joined(separator: ", ")
+    /// 1 when a row fills any rare column (one expression: SQLite stops at the first filled).
+    static let rareFilled = "coalesce(\(rareSelection)) IS NOT NULL"
+    /// The main statement's column that holds `rareFilled`.
+    static let rareFilledColumn = Int32(ReadColumn.firstRare.rawValue)
 
-    /// Reads the current row of a statement selecting `selection`, an event of `group`; nil
-    /// for an unknown kind.
-    static func read(_ stmt: OpaquePointer, group: EventGroup, kinds: [Int64: EventKind], strings: inout StringTable) -> AppEvent? {
-        // Most text columns have few distinct values: intern them. Most columns are NULL: a
-        // NULL is a NULL text pointer, or a 0 whose type says so (a call per column saved).
-        func text(_ c: ReadColumn) -> String? { strings.intern(stmt, c.rawValue) }
-        func int(_ c: ReadColumn) -> Int64? {
-            let v = sqlite3_column_int64(stmt, c.rawValue)
-            return v != 0 || sqlite3_column_type(stmt, c.rawValue) != SQLITE_NULL ? v : nil
+    /// Reads the current row of a statement selecting `selection` (and `rare`'s, selecting
+    /// `rareSelection`, when the row fills a rare column; nil when it fills none), an event of
+    /// `group`; nil for an unknown kind.
+    static func read(_ stmt: OpaquePointer, rare: OpaquePointer?, group: EventGroup, kinds: [EventKind?],
+                     strings: inout StringTable) -> AppEvent? {
+        // One `sqlite3_column_type` per column: NULL is read as nothing else.
+        func from(_ c: ReadColumn) -> (OpaquePointer, Int32)? {
+            if c.isCommon { return (stmt, c.index) }
+            return rare.map { ($0, c.index) }
         }
-        func required(_ c: ReadColumn) -> Int64 { sqlite3_column_int64(stmt, c.rawValue) }
+        // Most text columns have few distinct values: intern them.
+        func text(_ c: ReadColumn) -> String? {
+            guard let (s, i) = from(c) else { return nil }
+            return strings.intern(s, i, slot: Int(c.rawValue))
+        }
+        func int(_ c: ReadColumn) -> Int64? {
+            guard let (s, i) = from(c), sqlite3_column_type(s, i) != SQLITE_NULL else { return nil }
+            return sqlite3_column_int64(s, i)
+        }
+        func required(_ c: ReadColumn) -> Int64 { sqlite3_column_int64(stmt, c.index) }
         func real(_ c: ReadColumn) -> Double? {
-            let v = sqlite3_column_double(stmt, c.rawValue)
-            return v != 0 || sqlite3_column_type(stmt, c.rawValue) != SQLITE_NULL ? v : nil
+            guard let (s, i) = from(c), sqlite3_column_type(s, i) != SQLITE_NULL else { return nil }
+            return sqlite3_column_double(s, i)
         }
         func flag(_ c: ReadColumn) -> Bool? { int(c).map { $0 != 0 } }
-        guard let kind = kinds[required(.kind)] else { return nil }
+        let kindRef = required(.kind)
+        guard kindRef >= 0, kindRef < kinds.count, let kind = kinds[Int(kindRef)] else { return nil }
         let statusText = text(.status)
+        let value: Int64? = from(.value).flatMap { s, i in sqlite3_column_type(s, i) == SQLITE_INTEGER ? sqlite3_column_int64(s, i) : nil }
         return AppEvent(
             id: required(.id), kind: kind, timeUS: required(.timeUS),
             deviceId: group.deviceId, bundleId: group.bundleId, appPid: int(.appPid),
@@ -80,7 +115,7 @@ extension AppEvent {
             service: text(.service).flatMap(LocationService.init(rawValue:)), call: text(.call),
             horizontalAccuracy: real(.horizontalAccuracy),
             locationPrivate: int(.locationPrivate) == 1, property: text(.property),
-            value: sqlite3_column_type(stmt, ReadColumn.value.rawValue) == SQLITE_INTEGER ? required(.value) : nil,
+            value: value,
             promptKind: text(.promptKind), promptOptions: text(.promptOptions), choice: text(.choice),
             purposeKey: text(.purposeKey), visible: flag(.visible), intent: text(.intent),
             fingerprint: required(.fingerprint), userKill: flag(.userKill),
@@ -123,25 +158,39 @@ extension EventScope {
     ///
     /// Read through the `events_by_app` index, one app at a time, so that an audit holds one
     /// app's events at once, not all of them.
-    static func load(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [Int64: EventKind], strings: inout StringTable,
+    static func load(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [EventKind?], strings: inout StringTable,
                      read: inout Int, progress: ProgressBar? = nil) throws -> [AppEvent] {
         let statement = try db.cachedStatement(sql: """
-            SELECT \(AppEvent.selection) FROM event_rows INDEXED BY events_by_app
+            SELECT \(AppEvent.selection), \(AppEvent.rareFilled) FROM event_rows INDEXED BY events_by_app
             WHERE device_ref = ? AND bundle_ref = ? AND time_us >= ?
             """)
+        let byId = try db.cachedStatement(sql: "SELECT \(AppEvent.rareSelection) FROM event_rows WHERE id = ?")
         try statement.setArguments([group.device, group.bundle, fromUS ?? .min])
         let stmt = statement.sqliteStatement
+        let rare = byId.sqliteStatement
         defer { sqlite3_reset(stmt) }
+        func failure(_ rc: Int32) -> DatabaseError {
+            DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
         var events: [AppEvent] = []
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
             read += 1
             if read & 0x3FFF == 0 { progress?.advance(to: read) }
-            if let event = AppEvent.read(stmt, group: group, kinds: kinds, strings: &strings) { events.append(event) }
+            let event: AppEvent?
+            if sqlite3_column_int64(stmt, AppEvent.rareFilledColumn) != 0 {
+                sqlite3_reset(rare)
+                sqlite3_bind_int64(rare, 1, sqlite3_column_int64(stmt, ReadColumn.id.index))
+                let rc = sqlite3_step(rare)
+                guard rc == SQLITE_ROW else { throw failure(rc == SQLITE_DONE ? SQLITE_CORRUPT : rc) }
+                event = AppEvent.read(stmt, rare: rare, group: group, kinds: kinds, strings: &strings)
+                sqlite3_reset(rare)
+            } else {
+                event = AppEvent.read(stmt, rare: nil, group: group, kinds: kinds, strings: &strings)
+            }
+            if let event { events.append(event) }
         }
         // In time order from the index; equal times in file order.
         func inOrder(_ a: AppEvent, _ b: AppEvent) -> Bool { (a.timeUS, a.sourceId, a.line) < (b.timeUS, b.sourceId, b.line) }
@@ -171,8 +220,13 @@ extension EventScope {
     }
 
     /// The kinds of events, by their id in `names`.
-    static func kinds(_ db: Database) throws -> [Int64: EventKind] {
-        try EventNames.all(in: db).compactMapValues(EventKind.init(rawValue:))
+    /// An array indexed by id (names' ids are small and dense), not a dictionary: one lookup a row.
+    static func kinds(_ db: Database) throws -> [EventKind?] {
+        let known = try EventNames.all(in: db).compactMapValues(EventKind.init(rawValue:))
+        guard let last = known.keys.max(), last >= 0, last < 1 << 24 else { return [] }
+        var kinds = [EventKind?](repeating: nil, count: Int(last) + 1)
+        for (id, kind) in known where id >= 0 { kinds[Int(id)] = kind }
+        return kinds
     }
 }
 
@@ -191,12 +245,13 @@ struct StringTable {
         }
     }
 
-    /// The text of a column; nil for NULL.
-    mutating func intern(_ stmt: OpaquePointer, _ column: Int32) -> String? {
+    /// The text of a column; nil for NULL. `slot` (below 32) keeps the column's last value:
+    /// the read's column, whichever statement reads it.
+    mutating func intern(_ stmt: OpaquePointer, _ column: Int32, slot: Int) -> String? {
         // Text first, then its length, as SQLite asks.
         guard let p = sqlite3_column_text(stmt, column) else { return nil }
         let bytes = UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, column)))
-        if last[Int(column)].index >= 0, Self.same(last[Int(column)].bytes, bytes) { return strings[last[Int(column)].index] }
+        if last[slot].index >= 0, Self.same(last[slot].bytes, bytes) { return strings[last[slot].index] }
         let string = String(decoding: bytes, as: UTF8.self)
         let i: Int
         if let known = index[string] {
@@ -206,7 +261,7 @@ struct StringTable {
             strings.append(string)
             index[string] = i
         }
-        last[Int(column)] = (Array(bytes), i)
+        last[slot] = (Array(bytes), i)
         return string
     }
 }
