@@ -123,6 +123,36 @@ extension AppEvent {
     }
 }
 
+extension AppEvent {
+    /// Steps `statement` (selecting `selection` and `rareFilled`) to its end, reading each
+    /// row's rare columns by id when it fills one; hands each event (nil for an unknown kind) to `body`.
+    static func readAll(_ statement: Statement, in db: Database, group: EventGroup, kinds: [EventKind?], strings: inout StringTable,
+                        _ body: (AppEvent?) -> Void) throws {
+        let byId = try db.cachedStatement(sql: "SELECT \(AppEvent.rareSelection) FROM event_rows WHERE id = ?")
+        let stmt = statement.sqliteStatement
+        let rare = byId.sqliteStatement
+        defer { sqlite3_reset(stmt) }
+        func failure(_ rc: Int32) -> DatabaseError {
+            DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
+            if sqlite3_column_int64(stmt, AppEvent.rareFilledColumn) != 0 {
+                sqlite3_reset(rare)
+                sqlite3_bind_int64(rare, 1, sqlite3_column_int64(stmt, ReadColumn.id.index))
+                let rc = sqlite3_step(rare)
+                guard rc == SQLITE_ROW else { throw failure(rc == SQLITE_DONE ? SQLITE_CORRUPT : rc) }
+                body(AppEvent.read(stmt, rare: rare, group: group, kinds: kinds, strings: &strings))
+                sqlite3_reset(rare)
+            } else {
+                body(AppEvent.read(stmt, rare: nil, group: group, kinds: kinds, strings: &strings))
+            }
+        }
+    }
+}
+
 /// One app on one device: the events an audit reads at once.
 struct EventGroup {
     var deviceId: String
@@ -164,32 +194,11 @@ extension EventScope {
             SELECT \(AppEvent.selection), \(AppEvent.rareFilled) FROM event_rows INDEXED BY events_by_app
             WHERE device_ref = ? AND bundle_ref = ? AND time_us >= ?
             """)
-        let byId = try db.cachedStatement(sql: "SELECT \(AppEvent.rareSelection) FROM event_rows WHERE id = ?")
         try statement.setArguments([group.device, group.bundle, fromUS ?? .min])
-        let stmt = statement.sqliteStatement
-        let rare = byId.sqliteStatement
-        defer { sqlite3_reset(stmt) }
-        func failure(_ rc: Int32) -> DatabaseError {
-            DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
         var events: [AppEvent] = []
-        while true {
-            let rc = sqlite3_step(stmt)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { throw failure(rc) }
+        try AppEvent.readAll(statement, in: db, group: group, kinds: kinds, strings: &strings) { event in
             read += 1
             if read & 0x3FFF == 0 { progress?.advance(to: read) }
-            let event: AppEvent?
-            if sqlite3_column_int64(stmt, AppEvent.rareFilledColumn) != 0 {
-                sqlite3_reset(rare)
-                sqlite3_bind_int64(rare, 1, sqlite3_column_int64(stmt, ReadColumn.id.index))
-                let rc = sqlite3_step(rare)
-                guard rc == SQLITE_ROW else { throw failure(rc == SQLITE_DONE ? SQLITE_CORRUPT : rc) }
-                event = AppEvent.read(stmt, rare: rare, group: group, kinds: kinds, strings: &strings)
-                sqlite3_reset(rare)
-            } else {
-                event = AppEvent.read(stmt, rare: nil, group: group, kinds: kinds, strings: &strings)
-            }
             if let event { events.append(event) }
         }
         // In time order from the index; equal times in file order.
@@ -199,22 +208,15 @@ extension EventScope {
     }
 
     /// The events with these ids (of `group`'s app and device), by id; unknown kinds left out.
-    static func load(_ db: Database, ids: [Int64], group: EventGroup, kinds: [Int64: EventKind],
+    static func load(_ db: Database, ids: [Int64], group: EventGroup, kinds: [EventKind?],
                      strings: inout StringTable) throws -> [Int64: AppEvent] {
         let statement = try db.cachedStatement(sql: """
-            SELECT \(AppEvent.selection) FROM event_rows WHERE id IN (SELECT value FROM json_each(?))
+            SELECT \(AppEvent.selection), \(AppEvent.rareFilled) FROM event_rows WHERE id IN (SELECT value FROM json_each(?))
             """)
         try statement.setArguments([jsonText(ids)])
-        let stmt = statement.sqliteStatement
-        defer { sqlite3_reset(stmt) }
         var events: [Int64: AppEvent] = [:]
-        while true {
-            let rc = sqlite3_step(stmt)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            if let event = AppEvent.read(stmt, group: group, kinds: kinds, strings: &strings) { events[event.id] = event }
+        try AppEvent.readAll(statement, in: db, group: group, kinds: kinds, strings: &strings) { event in
+            if let event { events[event.id] = event }
         }
         return events
     }
