@@ -1,8 +1,10 @@
 import Foundation
 import LocAuditModel
 
-/// A pattern with its regular expression compiled and its columns typed.
-struct CompiledPattern {
+/// A pattern with its regular expression compiled and its columns typed. A class: the
+/// recogniser picks patterns out of the catalog's array for every candidate line, and a
+/// struct of this many references was copied (retained and released field by field) each time.
+final class CompiledPattern: Sendable {
     let pattern: CatalogPattern
     let regex: NSRegularExpression?
     /// The regex's named groups.
