@@ -510,7 +510,7 @@ package final class RecordParser {
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
             if event.droppedNonFinite { counts.note(.nonFiniteNumber) }
-            if event.scope == .app, catalog.isSystemProcess(process) {
+            if event.scope == .app, isSystemProcess(process) {
                 // iOS's own CLLocationManager (routined, contextstored, ...): its line, no app's.
                 event.scope = .system
                 event[.appPid] = nil
@@ -541,9 +541,28 @@ package final class RecordParser {
             // Every line of a transition links its pid, the repeats too.
             try sink.link(bundleId: bundle, pid: appPid, timeUS: timeUS)
         }
-        try transitions.take(parsed, rank: catalog.rank[event.pattern] ?? Int.max, emit: emit) { _ in
+        try transitions.take(parsed, rank: rank(of: event.pattern), emit: emit) { _ in
             counts.skip(.`repeat`)
         }
+    }
+
+    /// The catalog's answers for the last process and pattern asked about: consecutive
+    /// events mostly share them, and comparing beats hashing the string again.
+    private var lastProcess: (process: String?, system: Bool)?
+    private var lastRank: (pattern: String, rank: Int)?
+
+    private func isSystemProcess(_ process: String?) -> Bool {
+        if let last = lastProcess, last.process == process { return last.system }
+        let system = catalog.isSystemProcess(process)
+        lastProcess = (process, system)
+        return system
+    }
+
+    private func rank(of pattern: String) -> Int {
+        if let last = lastRank, last.pattern == pattern { return last.rank }
+        let rank = catalog.rank[pattern] ?? Int.max
+        lastRank = (pattern, rank)
+        return rank
     }
 
     /// Hands on an event that is kept.
