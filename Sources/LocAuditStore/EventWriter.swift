@@ -343,7 +343,9 @@ final class MessageWriter {
                 // As the text was bound before: up to a NUL, if the message holds one.
                 let argument = UnsafeBufferPointer(rebasing: bytes[range])
                 let length = argument.firstIndex(of: 0) ?? argument.count
-                _ = argument.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, column, $0.baseAddress, Int32(length), SQLITE_TRANSIENT) }
+                // Not copied (SQLITE_STATIC, nil): the message's bytes outlive the step below,
+                // and every column is bound again before the next step.
+                _ = argument.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, column, $0.baseAddress, Int32(length), nil) }
                 column += 1
             }
             while column < Int32(3 + MessageTemplate.maxArguments) { sqlite3_bind_null(stmt, column); column += 1 }
@@ -353,10 +355,16 @@ final class MessageWriter {
         guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
     }
 
+    /// Whether two formats are the same bytes: one `memcmp` (`==` on arrays compared them a byte at a time).
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+
     /// The id of `format` (the bytes just built), stored when new.
     private func formatId() throws -> Int64 {
         let hash = format.withUnsafeBufferPointer { fnv1a($0) }
-        if let known = formats[hash], known.format == format { return known.id }
+        if let known = formats[hash], MessageWriter.same(known.format, format) { return known.id }
         // As it was bound before: up to a NUL.
         let text = String(decoding: format.prefix { $0 != 0 }, as: UTF8.self)
         let stored = Int64(bitPattern: hash)
