@@ -121,6 +121,8 @@ final class CompiledPattern: Sendable {
 
     private func event(_ read: (Source) -> FieldValue?) -> Event {
         var event = Event(kind: pattern.kind, pattern: pattern.id)
+        // The pattern's columns and constants, and the pid or bundle the parser and writer may add.
+        event.reserveColumns(fields.count + constants.count + 2)
         event.scope = pattern.scope
         for (column, sources) in fields {
             for source in sources {
