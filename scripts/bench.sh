@@ -52,6 +52,9 @@
 # and its events/s,
 # BENCH_ONLY=audit (only step 5, on the 1x fleet alone; needs LOCAUDIT_BEFORE_BIN), e.g.
 #   BENCH_ONLY=audit LOCAUDIT_BIN=.build/release/locaudit LOCAUDIT_BEFORE_BIN=../old/.build/release/locaudit scripts/bench.sh 1G
+# BENCH_ONLY=ingest (only the fresh ingests of the 8% and 2% files, each after its own
+# `gzip -dc`: wall and CPU ratios and peak RSS; with LOCAUDIT_BEFORE_BIN, that binary's
+# ingest of each file too, right after this one's, BENCH_INGEST_RUNS times (default 1)).
 
 set -euo pipefail
 
@@ -84,9 +87,9 @@ SIZE=$(to_bytes "$SIZE_ARG") || die "SIZE must be a byte count or a number with 
 SIZE2=$((SIZE * 2))
 
 case ${BENCH_ONLY:-} in
-    "" | push | central) ;;
+    "" | push | central | ingest) ;;
     audit) [[ -n ${LOCAUDIT_BEFORE_BIN:-} ]] || die "BENCH_ONLY=audit compares with LOCAUDIT_BEFORE_BIN: set it to an older locaudit" ;;
-    *) die "BENCH_ONLY must be push, central or audit (got '$BENCH_ONLY')" ;;
+    *) die "BENCH_ONLY must be push, central, audit or ingest (got '$BENCH_ONLY')" ;;
 esac
 AUDIT_RUNS=${BENCH_AUDIT_RUNS:-5}
 [[ $AUDIT_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_AUDIT_RUNS must be a positive count (got '$AUDIT_RUNS')"
@@ -195,7 +198,7 @@ fi
 BEFORE_BIN=${LOCAUDIT_BEFORE_BIN:-}
 if [[ -n $BEFORE_BIN ]]; then
     [[ -x $BEFORE_BIN ]] || die "LOCAUDIT_BEFORE_BIN=$BEFORE_BIN is not an executable"
-    note "comparing the audit with LOCAUDIT_BEFORE_BIN=$BEFORE_BIN"
+    note "comparing the $([[ ${BENCH_ONLY:-} == ingest ]] && echo ingest || echo audit) with LOCAUDIT_BEFORE_BIN=$BEFORE_BIN"
 fi
 
 # ---------------------------------------------------------------- fleets (cached)
@@ -233,6 +236,10 @@ fi
 if [[ ${BENCH_ONLY:-} == audit || ${BENCH_ONLY:-} == central ]]; then
     # the before-and-after audit needs the 1x file alone
     F1L="" F2="" F4=()
+elif [[ ${BENCH_ONLY:-} == ingest ]]; then
+    fleet "$D1L" --size "$SIZE" --single --seed "$SEED" --location-share 0.02
+    F1L=$(ls "$D1L"/*.log.gz)
+    F2="" F4=()
 else
     fleet "$D1L" --size "$SIZE" --single --seed "$SEED" --location-share 0.02
     fleet "$D2" --size "$SIZE2" --single --seed "$SEED"
@@ -482,6 +489,34 @@ if [[ ${BENCH_ONLY:-} == audit ]]; then
 fi
 if [[ ${BENCH_ONLY:-} == central ]]; then
     central_section
+    echo
+    echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
+    exit 0
+fi
+if [[ ${BENCH_ONLY:-} == ingest ]]; then
+    INGEST_RUNS=${BENCH_INGEST_RUNS:-1}
+    [[ $INGEST_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_INGEST_RUNS must be a positive count (got '$INGEST_RUNS')"
+    # ingest_figures LABEL FILE TAG: gzip -dc of FILE, then each binary's fresh ingest of it
+    ingest_figures() {
+        local label=$1 file=$2 tag=$3 which bin db ref ref_cpu
+        run_timed "gzip-reference-$tag" /dev/null gzip -dc "$file"
+        ref=$T_WALL ref_cpu=${T_CPU:-}
+        figure "$label: gzip -dc (s)" "$ref" "-" info
+        for which in ${BEFORE_BIN:+before} this; do
+            bin=$BIN
+            [[ $which == before ]] && bin=$BEFORE_BIN
+            db="$OUT/db/ingest-$which-$tag.sqlite"
+            rm -f "$db" "$db-wal" "$db-shm"
+            run_timed "ingest-$which-$tag" "$OUT/logs/ingest-$which-$tag.stdout" "$bin" ingest --db "$db" --quiet "$file"
+            figure "$label: ingest $which / gzip -dc" "$(ratio "$T_WALL" "$ref")" "<= 0.5x" le 0.5
+            [[ -n $ref_cpu && -n $T_CPU ]] && figure "  $label: $which CPU-s / gzip CPU-s" "$(ratio "$T_CPU" "$ref_cpu")" "-" info
+            figure "  $label: $which peak RSS (MB)" "$(mb "$T_RSS_KB")" "<= 150" le 150
+        done
+    }
+    for ((run = 1; run <= INGEST_RUNS; run++)); do
+        ingest_figures "8%" "$F1" 8pct
+        ingest_figures "2%" "$F1L" 2pct
+    done
     echo
     echo "summary: $FIGS figures with a target, $OKS ok, $MISSES MISS (SIZE=$SIZE_ARG; logs in $OUT/logs)"
     exit 0

@@ -31,6 +31,7 @@ final class ParsedBatches: ParseSink {
         guard !batch.isEmpty else { return }
         try out.put(batch)
         batch = []
+        batch.reserveCapacity(ParsedBatches.size)
     }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
 import LocAuditModel
 
-/// A pattern with its regular expression compiled and its columns typed.
-struct CompiledPattern {
+/// A pattern with its regular expression compiled and its columns typed. A class: the
+/// recogniser picks patterns out of the catalog's array for every candidate line, and a
+/// struct of this many references was copied (retained and released field by field) each time.
+final class CompiledPattern: Sendable {
     let pattern: CatalogPattern
     let regex: NSRegularExpression?
     /// The regex's named groups.
@@ -119,6 +121,8 @@ struct CompiledPattern {
 
     private func event(_ read: (Source) -> FieldValue?) -> Event {
         var event = Event(kind: pattern.kind, pattern: pattern.id)
+        // The pattern's columns and constants, and the pid or bundle the parser and writer may add.
+        event.reserveColumns(fields.count + constants.count + 2)
         event.scope = pattern.scope
         for (column, sources) in fields {
             for source in sources {

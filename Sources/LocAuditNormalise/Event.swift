@@ -94,6 +94,10 @@ public struct Event: Sendable {
         self.pattern = pattern
     }
 
+    /// Room for `count` columns at once (an append a column grew the array from empty:
+    /// three or four allocations an event).
+    mutating func reserveColumns(_ count: Int) { columns.reserveCapacity(count) }
+
     public subscript(_ column: EventColumn) -> ColumnValue? {
         get { present & column.bit == 0 ? nil : columns.first { $0.0 == column }?.1 }
         set {

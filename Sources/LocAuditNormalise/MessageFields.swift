@@ -16,7 +16,9 @@ public indirect enum FieldValue: Equatable, Sendable {
 /// The keys worth reading in a message (by FNV-1a hash of the key), to any depth.
 /// Reading only these keeps the ingest loop from building strings nobody looks at.
 struct KeySet: Sendable {
-    private(set) var children: [UInt64: KeySet] = [:]
+    /// By hash, in a short array: a handful of keys, where a compare each beats hashing
+    /// the hash for a dictionary (every key of every candidate message is looked up here).
+    private(set) var children: [(key: UInt64, set: KeySet)] = []
     /// Read everything below (a path ended here and goes no deeper).
     private(set) var all = false
 
@@ -29,19 +31,25 @@ struct KeySet: Sendable {
     private mutating func insert(_ path: ArraySlice<String>) {
         guard let first = path.first else { return }
         let key = fnv1a(first.utf8)
-        var child = children[key] ?? KeySet()
+        let at = children.firstIndex { $0.key == key }
+        var child = at.map { children[$0].set } ?? KeySet()
         if path.count == 1 {
             if child.children.isEmpty { child.all = true }
         } else {
             child.all = false
             child.insert(path.dropFirst())
         }
-        children[key] = child
+        if let at { children[at].set = child } else { children.append((key, child)) }
     }
+
+    /// How many keys are read at this level (a dictionary of them needs no more room).
+    var count: Int { children.count }
 
     /// The set below `key`; with `foldCase`, `key` is compared in lower case (the paths were inserted so).
     func child(_ key: UnsafeBufferPointer<UInt8>, foldCase: Bool) -> KeySet? {
-        children[foldCase ? fnv1aLowercased(key) : fnv1a(key)]
+        let hash = foldCase ? fnv1aLowercased(key) : fnv1a(key)
+        for c in children where c.key == hash { return c.set }
+        return nil
     }
 }
 
@@ -103,7 +111,8 @@ public enum MessageFields {
     /// Reads an object (`i` at its `{`, `depth` counting it); sets `tooDeep` and stops
     /// when something inside nests deeper than `maxDepth`.
     private static func readObject(_ b: Bytes, _ i: inout Int, wanted: KeySet?, fold: Bool, depth: Int, tooDeep: inout Bool) -> [String: FieldValue] {
-        var result: [String: FieldValue] = [:]
+        // Room for every key wanted at once: growing from empty rehashed the keys read so far.
+        var result: [String: FieldValue] = wanted.map { $0.all ? [:] : Dictionary(minimumCapacity: $0.count) } ?? [:]
         i += 1 // {
         while true {
             skipSpace(b, &i)

