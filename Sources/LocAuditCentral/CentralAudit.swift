@@ -43,8 +43,8 @@ public enum CentralAudit {
                 try queue.read { try Recorded(run: runID, options: options, settled: checkpoints?.good ?? [:], in: $0) }
             }
             if let settling, let checkpoints {
-                recorded.checkpoints = try Recorded.checkpoints(settling.made.values, lastEventID: checkpoints.lastEventID,
-                                                                 rules: Self.rulesKey(options), pruned: checkpoints.stored)
+                recorded.checkpoints = try Recorded.checkpoints(settling.made.values, rules: Self.rulesKey(options), stored: checkpoints.stored)
+                (recorded.lastEventID, recorded.rules) = (checkpoints.lastEventID, Self.rulesKey(options))
             }
             let written = recorded
             let run = try Central.blocking { try await writeBack(written, to: central) }
@@ -116,8 +116,11 @@ public enum CentralAudit {
         var bundleIds: [String]?
         /// The sessions settled before this run, which stay as stored: device, app and the start of the last one.
         var settled: (devices: [String], bundleIds: [String], untilUS: [Int64]) = ([], [], [])
-        /// Each app's new checkpoint, as JSON batches.
-        var checkpoints: [String] = []
+        /// Each app's new checkpoint.
+        var checkpoints: [CheckpointRow] = []
+        /// The largest event id the audit saw, and the rules it judged with.
+        var lastEventID: Int64 = 0
+        var rules = ""
 
         init(run: Int64, options: AuditOptions, settled good: [String: CentralCheckpoints.Stored] = [:], in db: Database) throws {
             self.run = run
@@ -145,26 +148,34 @@ public enum CentralAudit {
             bundleIds = options.bundleIds.map { $0.sorted() }
         }
 
-        /// The new checkpoints as JSON batches of `replay_checkpoints` rows; a prune's mark stays.
-        static func checkpoints(_ made: some Collection<Settling.Made>, lastEventID: Int64, rules: String,
-                                pruned stored: [String: CentralCheckpoints.Stored]) throws -> [String] {
-            let now = Clock.nowISO()
+        /// A `replay_checkpoints` row to write: whole when it changed, else only the events it has seen.
+        struct CheckpointRow: Sendable {
+            var deviceId, bundleId: String
+            var asOf: (timeUS: Int64, source: Int64, line: Int)?
+            var state: String?
+            /// The settled sessions' JSON; nil when the row is as stored.
+            var settled: String?
+            var prunedAt: String?
+        }
+
+        /// The new checkpoints; a prune's mark stays. The settled sessions go as one JSON text
+        /// each, bound as a value (not inside a JSON document, where every quote would be escaped).
+        static func checkpoints(_ made: some Collection<Settling.Made>, rules: String,
+                                stored: [String: CentralCheckpoints.Stored]) throws -> [CheckpointRow] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            let objects: [[String: Any]] = try made.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }.map { made in
-                var object: [String: Any] = [
-                    "device_id": made.deviceId, "bundle_id": made.bundleId, "last_event_id": lastEventID, "rules": rules, "created_at": now,
-                    "settled": String(decoding: try encoder.encode(made.settled), as: UTF8.self),
-                ]
+            return try made.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }.map { made in
+                let before = stored[ReplayCheckpoint.key(made.deviceId, made.bundleId)]
+                var row = CheckpointRow(deviceId: made.deviceId, bundleId: made.bundleId, prunedAt: before?.prunedAt)
+                let same = before.map { $0.rules == rules && $0.settled == made.settled && $0.asOf?.timeUS == made.asOf?.timeUS
+                    && $0.asOf?.source == made.asOf?.source && $0.asOf?.line == made.asOf?.line } ?? false
+                guard !same else { return row }
+                row.settled = String(decoding: try encoder.encode(made.settled), as: UTF8.self)
                 if let asOf = made.asOf, let state = made.state {
-                    (object["as_of_us"], object["as_of_source"], object["as_of_line"]) = (asOf.timeUS, asOf.source, asOf.line)
-                    object["state"] = String(decoding: try encoder.encode(state), as: UTF8.self)
+                    row.asOf = asOf
+                    row.state = String(decoding: try encoder.encode(state), as: UTF8.self)
                 }
-                object["pruned_at"] = stored[ReplayCheckpoint.key(made.deviceId, made.bundleId)]?.prunedAt
-                return object
-            }
-            return try stride(from: 0, to: objects.count, by: Pusher.batch).map { start in
-                try Pusher.json(Array(objects[start..<min(start + Pusher.batch, objects.count)]))
+                return row
             }
         }
 
@@ -222,17 +233,39 @@ public enum CentralAudit {
                     ON CONFLICT (device_id, bundle_id, pid, start_us) DO UPDATE SET \(sessionUpdates.joined(separator: ", "))
                     """, binds: binds(batch)))
             }
-            for batch in recorded.checkpoints {
+            // The checkpoints as stored have seen every event up to the audit's.
+            let unchanged = recorded.checkpoints.filter { $0.settled == nil }
+            var seen = PostgresBindings()
+            seen.append(recorded.lastEventID)
+            seen.append(unchanged.map(\.deviceId))
+            seen.append(unchanged.map(\.bundleId))
+            try await central.execute(PostgresQuery(unsafeSQL: """
+                UPDATE locaudit.replay_checkpoints c SET last_event_id = $1
+                FROM unnest($2::text[], $3::text[]) AS u(device_id, bundle_id) WHERE c.device_id = u.device_id AND c.bundle_id = u.bundle_id
+                """, binds: seen))
+            let now = Clock.nowISO()
+            for row in recorded.checkpoints {
+                guard let settled = row.settled else { continue }
+                var values = PostgresBindings()
+                values.append(row.deviceId)
+                values.append(row.bundleId)
+                values.append(row.asOf?.timeUS)
+                values.append(row.asOf?.source)
+                values.append(row.asOf.map { Int64($0.line) })
+                values.append(row.state)
+                values.append(settled)
+                values.append(recorded.lastEventID)
+                values.append(recorded.rules)
+                values.append(row.prunedAt)
+                values.append(now)
                 try await central.execute(PostgresQuery(unsafeSQL: """
                     INSERT INTO locaudit.replay_checkpoints (\(CentralCheckpoints.columns), created_at)
-                    SELECT \(CentralCheckpoints.columns), created_at FROM json_to_recordset($1::json) AS r(
-                        device_id text, bundle_id text, as_of_us bigint, as_of_source bigint, as_of_line bigint, state text,
-                        settled text, last_event_id bigint, rules text, pruned_at text, created_at text)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                     ON CONFLICT (device_id, bundle_id) DO UPDATE SET as_of_us = excluded.as_of_us, as_of_source = excluded.as_of_source,
                         as_of_line = excluded.as_of_line, state = excluded.state, settled = excluded.settled,
                         last_event_id = excluded.last_event_id, rules = excluded.rules, pruned_at = excluded.pruned_at,
                         created_at = excluded.created_at
-                    """, binds: binds(batch)))
+                    """, binds: values))
             }
             return id
         }
