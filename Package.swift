@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "LocAuditCentral",
             dependencies: [
-                "LocAuditAudit", "LocAuditRules", "LocAuditModel", "LocAuditStore", "LocAuditRead", grdb,
+                "LocAuditAudit", "LocAuditRules", "LocAuditReplay", "LocAuditModel", "LocAuditStore", "LocAuditRead", grdb,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -44,8 +44,8 @@ struct PruneCommand: ParsableCommand {
               locaudit prune --older-than 30d
               # the rows and bytes removed, for a script
               locaudit prune --older-than 2w --json
-              # the central store's history, after the fleet's audit
-              locaudit prune --db postgresql://locaudit_owner@db.lab/locaudit --older-than 30d
+              # the central store's history, after the fleet's audit (LOCAUDIT_CENTRAL=postgresql://USER@HOST/DB)
+              locaudit prune --db "$LOCAUDIT_CENTRAL" --older-than 30d
             """
     )
 

@@ -124,7 +124,7 @@ enum HelpPages {
         try "udid,name,product_type,os_version\n".write(to: shell.dir.appendingPathComponent("inventory.csv"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: shell.dir.appendingPathComponent("reports"), withIntermediateDirectories: true)
 
-        // `push`'s examples push to a server of the test's own, named as they say ($LOCAUDIT_CENTRAL).
+        // `push`'s and the central prune's examples use a server of the test's own, named as they say ($LOCAUDIT_CENTRAL).
         let cluster = PostgresCluster.available ? try PostgresCluster() : nil
         defer { cluster?.stop() }
         let central = cluster.map { ["LOCAUDIT_CENTRAL": $0.url(), "PGPASSWORD": $0.password] } ?? [:]
@@ -137,8 +137,10 @@ enum HelpPages {
                     nights += 1
                     try night(nights)
                 }
-                if line.contains("locaudit push") && cluster == nil { continue }
-                let result = try shell.run(line, environment: line.contains("locaudit push") ? central : [:])
+                // `push`'s and the central prune's examples need the server.
+                let needsServer = line.contains("locaudit push") || line.contains("$LOCAUDIT_CENTRAL")
+                if needsServer && cluster == nil { continue }
+                let result = try shell.run(line, environment: needsServer ? central : [:])
                 // Findings are exit 1 for an audit (the samples break rules on purpose); anything else is 0.
                 let findings = line.contains("locaudit audit") || line.contains("locaudit run")
                 #expect(result.status == 0 || (findings && result.status == 1),
