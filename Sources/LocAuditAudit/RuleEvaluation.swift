@@ -52,7 +52,6 @@ struct RuleEvaluation {
     private var onlyPrivacyReport: [String: [Bool]] = [:]
     private var unknownVersionApps = Set<String>()
     private var checks: [RuleCheckRecord] = []
-    private var sessionsSeen = 0
 
     init(options: AuditOptions) {
         self.options = options
@@ -73,7 +72,6 @@ struct RuleEvaluation {
     /// Checks the sessions of one app on one device (in time order) and keeps what the
     /// configuration rules will read of them; `judged` gets what was made of each session.
     mutating func add(_ timeline: [ReplayedSession], judged: ((Int, Judged) -> Void)? = nil) {
-        sessionsSeen += timeline.count
         for (index, replayed) in timeline.enumerated() {
             guard Self.overlaps(replayed.session, options) else {
                 judged?(index, Judged())
@@ -114,7 +112,6 @@ struct RuleEvaluation {
     /// Counts a session an earlier run judged (`SettledSession`) as `add` counted it then,
     /// `view` being what configuration rules read of it.
     mutating func add(settled: SettledSession, deviceId: String, bundleId: String, view: ReplayedSession) {
-        sessionsSeen += 1
         guard settled.counted else { return }
         coverage.sessions += 1
         if let version = view.session.osVersion {

@@ -65,7 +65,7 @@ package struct CentralCheckpoints: Sendable {
             let stored = Stored(deviceId: device, bundleId: bundle, asOf: asOf, state: state, settled: settled, lastEventID: lastEventID,
                                 rules: rules, prunedAt: prunedAt)
             checkpoints.stored[ReplayCheckpoint.key(device, bundle)] = stored
-            if let logs = state.flatMap(Self.deviceLogs) { checkpoints.deviceLogs[device] = (checkpoints.deviceLogs[device] ?? DeviceLogs()).union(logs) }
+            if let logs = state.flatMap(DeviceLogs.kept(inState:)) { checkpoints.deviceLogs[device] = (checkpoints.deviceLogs[device] ?? DeviceLogs()).union(logs) }
         }
         // What was pushed since the oldest checkpoint: each app's earliest line, each device's families.
         let since = checkpoints.stored.values.map(\.lastEventID).min() ?? 0
@@ -99,12 +99,6 @@ package struct CentralCheckpoints: Sendable {
             }
         }
         return checkpoints
-    }
-
-    /// The line families a stored replay state knew of.
-    private static func deviceLogs(_ state: String) -> DeviceLogs? {
-        struct Kept: Decodable { var deviceLogs: DeviceLogs? }
-        return (try? JSONDecoder().decode(Kept.self, from: Data(state.utf8)))?.deviceLogs
     }
 
     /// The lines the good checkpoints keep: their settled sessions' first and configuration

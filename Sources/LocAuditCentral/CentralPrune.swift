@@ -31,9 +31,10 @@ public enum CentralPrune {
 
     static func prune(_ central: Central, cutoffUS: Int64, keepChecks: Int) async throws -> PruneReport {
         let cutoff = Timestamps.isoUTC(cutoffUS)
-        let size = "SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'locaudit' AND c.relkind = 'r'"
-        let before: [Int64?] = try await central.rows(PostgresQuery(unsafeSQL: size), as: Int64?.self)
-        let start = PruneReport(cutoff: cutoff, sources: 0, events: 0, bytesBefore: before.first.flatMap { $0 } ?? 0, bytesAfter: 0)
+        // The database's size, as `stats` measures it.
+        let size: PostgresQuery = "SELECT pg_database_size(current_database())"
+        let before: [Int64] = try await central.rows(size, as: Int64.self)
+        let start = PruneReport(cutoff: cutoff, sources: 0, events: 0, bytesBefore: before.first ?? 0, bytesAfter: 0)
         var report = try await central.transaction { central in
             var report = start
             var thin = PostgresBindings()
@@ -107,8 +108,8 @@ public enum CentralPrune {
         }
         // The space the removed rows took is reused by later pushes.
         try await central.execute("VACUUM (ANALYZE) locaudit.event_rows")
-        let after: [Int64?] = try await central.rows(PostgresQuery(unsafeSQL: size), as: Int64?.self)
-        report.bytesAfter = after.first.flatMap { $0 } ?? 0
+        let after: [Int64] = try await central.rows(size, as: Int64.self)
+        report.bytesAfter = after.first ?? 0
         return report
     }
 }

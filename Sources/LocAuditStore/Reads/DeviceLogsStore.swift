@@ -22,12 +22,15 @@ extension DeviceLogs {
         }
         for row in try Row.fetchAll(db, sql: "SELECT device_id, state FROM replay_checkpoints WHERE \(devices)",
                                     arguments: [scope.devices.map { jsonText($0.sorted()) }]) {
-            guard let kept = (row["state"] as JSONColumn<Kept>?)?.value?.deviceLogs else { continue }
+            guard let kept = (row["state"] as String?).flatMap(DeviceLogs.kept(inState:)) else { continue }
             logs[row["device_id"]] = (logs[row["device_id"]] ?? DeviceLogs()).union(kept)
         }
         return logs
     }
 
-    /// The part of a stored replay state this reads.
-    private struct Kept: Codable { var deviceLogs: DeviceLogs? }
+    /// The families a stored replay state (`replay_checkpoints.state`, JSON) knew of.
+    package static func kept(inState text: String) -> DeviceLogs? {
+        struct Kept: Decodable { var deviceLogs: DeviceLogs? }
+        return (try? JSONDecoder().decode(Kept.self, from: Data(text.utf8)))?.deviceLogs
+    }
 }
