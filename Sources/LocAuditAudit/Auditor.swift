@@ -29,7 +29,11 @@ public struct Auditor {
     /// With `settling` (the fleet's audit), each app's sessions before its checkpoint are
     /// counted from what an earlier run kept of them (`Settling.carried`), their findings taken
     /// as stored, and each app's new checkpoint goes into `settling` (`Settling.made`).
-    public func run(progress: ProgressBar? = nil, settling: Settling? = nil) throws -> AuditReport {
+    public func run(progress: ProgressBar? = nil) throws -> AuditReport {
+        try run(progress: progress, settling: nil)
+    }
+
+    package func run(progress: ProgressBar?, settling: Settling?) throws -> AuditReport {
         defer { progress?.clear() }
         let baseline = try options.baseline.map(Baseline.read)
         let startedAt = Clock.nowISO()
@@ -77,12 +81,9 @@ public struct Auditor {
                     if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
                 }
                 if let settling {
-                    var made = Settling.Made(deviceId: app.deviceId, bundleId: app.bundleId,
-                                             asOf: app.checkpoint.map { ($0.asOf.timeUS, $0.asOf.source, $0.asOf.line) },
-                                             state: app.checkpoint?.state, settled: carried)
+                    var made = Settling.Made(deviceId: app.deviceId, bundleId: app.bundleId, checkpoint: app.checkpoint, settled: carried)
                     if let (checkpoint, _) = closing {
-                        made.asOf = (checkpoint.asOf.timeUS, checkpoint.asOf.source, checkpoint.asOf.line)
-                        made.state = checkpoint.state
+                        made.checkpoint = checkpoint
                         made.settled.sessions += settles
                         made.settled.eventsBefore += app.events.lazy.filter { $0.timeUS < checkpoint.asOf.timeUS }.count
                         made.settled.cited = checkpoint.state.citedEvents

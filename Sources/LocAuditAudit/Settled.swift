@@ -9,7 +9,7 @@ import LocAuditStore
 /// rules made of it, and what the configuration rules read of it. The fleet's audit stores
 /// these for every app's sessions before its checkpoint (`CentralAudit`), and the next audit
 /// adds them to its counts instead of reading and replaying their lines again.
-public struct SettledSession: Codable, Sendable, Equatable {
+package struct SettledSession: Codable, Sendable, Equatable {
     // The `sessions` row.
     var pid: Int64?
     package var startUS: Int64
@@ -50,14 +50,14 @@ public struct SettledSession: Codable, Sendable, Equatable {
 
 /// One app on one device, up to its checkpoint: the lines before the checkpoint's second (counted
 /// as read, as a full audit reads them) and the sessions settled, in time order.
-public struct SettledApp: Codable, Sendable, Equatable {
-    public var eventsBefore: Int
-    public var sessions: [SettledSession]
+package struct SettledApp: Codable, Sendable, Equatable {
+    package var eventsBefore: Int
+    package var sessions: [SettledSession]
     /// The lines the checkpoint's state names (`ReplayState.citedEvents`): a later session's
     /// finding may cite them.
-    public var cited: [Int64]
+    package var cited: [Int64]
 
-    public init(eventsBefore: Int = 0, sessions: [SettledSession] = [], cited: [Int64] = []) {
+    package init(eventsBefore: Int = 0, sessions: [SettledSession] = [], cited: [Int64] = []) {
         self.eventsBefore = eventsBefore
         self.sessions = sessions
         self.cited = cited
@@ -71,40 +71,42 @@ public struct SettledApp: Codable, Sendable, Equatable {
 /// The settling of an audit: in, what earlier runs settled of each app on each device whose
 /// checkpoint the store holds (and is still good); out, each app's new checkpoint and what it
 /// settles, for the store to keep.
-public final class Settling {
+package final class Settling {
     /// Device and app (`ReplayCheckpoint.key`) -> what earlier runs settled.
-    public let carried: [String: SettledApp]
-    /// Device and app -> the state after its last settled session (nil: none yet) and what is settled.
-    public private(set) var made: [String: Made] = [:]
+    package let carried: [String: SettledApp]
+    /// Device and app -> its new checkpoint and what is settled.
+    package private(set) var made: [String: Made] = [:]
 
-    public struct Made: Sendable {
-        public var deviceId: String
-        public var bundleId: String
-        /// The last line replayed into `state`; nil when no session of the app is settled.
-        public var asOf: (timeUS: Int64, source: Int64, line: Int)?
-        public var state: ReplayState?
-        public var settled: SettledApp
+    package struct Made {
+        package var deviceId: String
+        package var bundleId: String
+        /// The state after its last settled session; nil when none is settled yet.
+        package var checkpoint: ReplayCheckpoint?
+        package var settled: SettledApp
     }
 
     /// Device -> the line families its logs carry, as the checkpoints knew them (their lines are not read).
-    public let deviceLogs: [String: DeviceLogs]
+    package let deviceLogs: [String: DeviceLogs]
 
-    public init(carried: [String: SettledApp] = [:], deviceLogs: [String: DeviceLogs] = [:]) {
+    package init(carried: [String: SettledApp] = [:], deviceLogs: [String: DeviceLogs] = [:]) {
         self.carried = carried
         self.deviceLogs = deviceLogs
     }
 
-    /// Keeps an app's new checkpoint; the findings of its settled sessions renamed as the run recorded them.
+    /// Keeps an app's new checkpoint.
     func make(_ made: Made) { self.made[ReplayCheckpoint.key(made.deviceId, made.bundleId)] = made }
 
+    /// The findings of the settled sessions renamed as the run recorded them (found -> stored).
     func rename(_ renamed: [String: String]) {
         guard !renamed.isEmpty else { return }
-        for key in made.keys {
-            for s in made[key]!.settled.sessions.indices {
-                for c in made[key]!.settled.sessions[s].checks.indices {
-                    made[key]!.settled.sessions[s].checks[c].findings = made[key]!.settled.sessions[s].checks[c].findings?.map { renamed[$0] ?? $0 }
-                }
-            }
+        for key in made.keys { made[key]!.settled.rename(renamed) }
+    }
+}
+
+extension SettledApp {
+    mutating func rename(_ renamed: [String: String]) {
+        for s in sessions.indices {
+            for c in sessions[s].checks.indices { sessions[s].checks[c].findings = sessions[s].checks[c].findings?.map { renamed[$0] ?? $0 } }
         }
     }
 }

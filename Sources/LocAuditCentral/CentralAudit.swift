@@ -151,7 +151,7 @@ public enum CentralAudit {
         /// A `replay_checkpoints` row to write: whole when it changed, else only the events it has seen.
         struct CheckpointRow: Sendable {
             var deviceId, bundleId: String
-            var asOf: (timeUS: Int64, source: Int64, line: Int)?
+            var asOf: ReplayCheckpoint.EventKey?
             var state: String?
             /// The settled sessions' JSON; nil when the row is as stored.
             var settled: String?
@@ -167,13 +167,12 @@ public enum CentralAudit {
             return try made.sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }.map { made in
                 let before = stored[ReplayCheckpoint.key(made.deviceId, made.bundleId)]
                 var row = CheckpointRow(deviceId: made.deviceId, bundleId: made.bundleId, prunedAt: before?.prunedAt)
-                let same = before.map { $0.rules == rules && $0.settled == made.settled && $0.asOf?.timeUS == made.asOf?.timeUS
-                    && $0.asOf?.source == made.asOf?.source && $0.asOf?.line == made.asOf?.line } ?? false
+                let same = before.map { $0.rules == rules && $0.settled == made.settled && $0.asOf == made.checkpoint?.asOf } ?? false
                 guard !same else { return row }
                 row.settled = String(decoding: try encoder.encode(made.settled), as: UTF8.self)
-                if let asOf = made.asOf, let state = made.state {
-                    row.asOf = asOf
-                    row.state = String(decoding: try encoder.encode(state), as: UTF8.self)
+                if let checkpoint = made.checkpoint {
+                    row.asOf = checkpoint.asOf
+                    row.state = String(decoding: try encoder.encode(checkpoint.state), as: UTF8.self)
                 }
                 return row
             }

@@ -22,7 +22,7 @@ package struct CentralCheckpoints: Sendable {
     package struct Stored: Sendable {
         var deviceId: String
         var bundleId: String
-        var asOf: (timeUS: Int64, source: Int64, line: Int)?
+        var asOf: ReplayCheckpoint.EventKey?
         var state: String?
         var settled: SettledApp
         var lastEventID: Int64
@@ -60,8 +60,10 @@ package struct CentralCheckpoints: Sendable {
                 checkpoints.copyFrom[ReplayCheckpoint.key(device, bundle)] = (device, bundle, .min)
                 continue
             }
-            var asOf: (Int64, Int64, Int)?
-            if let asOfUS, let asOfSource, let asOfLine { asOf = (asOfUS, asOfSource, Int(truncatingIfNeeded: asOfLine)) }
+            var asOf: ReplayCheckpoint.EventKey?
+            if let asOfUS, let asOfSource, let asOfLine {
+                asOf = ReplayCheckpoint.EventKey(timeUS: asOfUS, source: asOfSource, line: Int(truncatingIfNeeded: asOfLine))
+            }
             let stored = Stored(deviceId: device, bundleId: bundle, asOf: asOf, state: state, settled: settled, lastEventID: lastEventID,
                                 rules: rules, prunedAt: prunedAt)
             checkpoints.stored[ReplayCheckpoint.key(device, bundle)] = stored

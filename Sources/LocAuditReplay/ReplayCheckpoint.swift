@@ -13,7 +13,7 @@ package struct ReplayCheckpoint {
     package var state: ReplayState
 
     /// Events in the replay's order: time, then file, then line.
-    package struct EventKey: Comparable {
+    package struct EventKey: Comparable, Sendable {
         package var timeUS: Int64
         package var source: Int64
         package var line: Int
