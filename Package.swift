@@ -54,7 +54,12 @@ let package = Package(
         // options and report. Pure.
         .target(name: "LocAuditRules", dependencies: ["LocAuditReplay", "LocAuditModel"]),
         // Containers, the message catalog, events: a log's bytes to typed events. No SQL.
-        .target(name: "LocAuditNormalise", dependencies: ["LocAuditRead", "LocAuditModel"]),
+        // The built-in catalog is a resource in a user catalog file's format, compiled into the
+        // binary (one file to install).
+        .target(
+            name: "LocAuditNormalise", dependencies: ["LocAuditRead", "LocAuditModel"],
+            resources: [.embedInCode("Resources/builtin-catalog.json")]
+        ),
         // The SQLite store: schema, migrations, the event writer and every read.
         // The hot loops (the event writers, the events readers) use SQLite's C API through GRDBSQLite.
         .target(

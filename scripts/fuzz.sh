@@ -59,9 +59,16 @@ for target in $FUZZED_TARGETS; do
 done
 [[ ${#PACKAGE_SOURCES[@]} -gt 0 ]] || die "no sources found under Sources/ for $FUZZED_TARGETS"
 SOURCES=("${PACKAGE_SOURCES[@]}" Sources/LocAuditStore/MessageTemplate.swift fuzz/FuzzTargets.swift fuzz/SHA256Stub.swift)
+# Their resources compiled into the code (Package.swift's `.embedInCode`: everything under a
+# target's Resources folder), as SwiftPM generates them: PackageResources.<name with _ for . and ->.
+RESOURCES_IN=()
+for target in $FUZZED_TARGETS; do
+    [[ -d Sources/$target/Resources ]] || continue
+    mapfile -t -O "${#RESOURCES_IN[@]}" RESOURCES_IN < <(find "Sources/$target/Resources" -type f | LC_ALL=C sort)
+done
 BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"
-STAMP=$(cat "${SOURCES[@]}" "$0" | sha256sum | cut -d' ' -f1)
+STAMP=$(cat "${SOURCES[@]}" "${RESOURCES_IN[@]}" "$0" | sha256sum | cut -d' ' -f1)
 if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     echo "fuzz: building $BIN" >&2
     # (ld.gold's "Cannot export local symbol '__asan_...'" warnings are harmless: in the log only.)
@@ -69,6 +76,14 @@ if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     rm -rf "$OUT/src" && mkdir -p "$OUT/src"
     # ByteStream's SHA-256 (swift-crypto, a package) is stubbed: the fuzzer checks the inflate.
     for f in "${SOURCES[@]}"; do sed '/^import LocAudit/d; /^import Crypto/d' "$f" >"$OUT/src/$(basename "$f")"; done
+    {
+        echo "struct PackageResources {"
+        for f in "${RESOURCES_IN[@]}"; do
+            name=$(basename "$f" | tr '.-' '__')
+            echo "static let $name: [UInt8] = [$(od -An -v -tu1 "$f" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')]"
+        done
+        echo "}"
+    } >"$OUT/src/embedded_resources.swift"
     ISAL=()
     [[ -f /usr/include/isa-l/igzip_lib.h ]] && ISAL=(-I Sources/CIsal)
     swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz -package-name locaudit \

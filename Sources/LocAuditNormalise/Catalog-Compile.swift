@@ -10,8 +10,8 @@ final class CompiledPattern: Sendable {
     /// The regex's named groups.
     let groups: Set<String>
     /// Column <- its sources, in order: message key paths (lower case, split once: this runs
-    /// for every event) or regex group names.
-    let fields: [(column: EventColumn, sources: [Source])]
+    /// for every event) or regex group names; and the named decoder it is read by, if any.
+    let fields: [(column: EventColumn, sources: [Source], decoder: ValueDecoder?)]
     /// Key (lower case) -> accepted values.
     let when: [(String, [String])]
     let constants: [(EventColumn, ColumnValue)]
@@ -42,10 +42,25 @@ final class CompiledPattern: Sendable {
             }
             return c
         }
+        var decoders: [EventColumn: ValueDecoder] = [:]
+        for (name, decoderName) in p.decode ?? [:] {
+            let c = try column(name)
+            guard let decoder = ValueDecoder(rawValue: decoderName) else {
+                throw CatalogError(description: "pattern \"\(p.id)\": unknown decoder \"\(decoderName)\" for \"\(name)\"; decoders are \(ValueDecoder.names)")
+            }
+            guard decoder.columns.contains(c) else {
+                throw CatalogError(description: "pattern \"\(p.id)\": the decoder \"\(decoderName)\" fills \(decoder.columns.map(\.rawValue).sorted().joined(separator: ", ")), not \"\(name)\"")
+            }
+            guard p.fields?[name] != nil else {
+                throw CatalogError(description: "pattern \"\(p.id)\": \"decode\" names \"\(name)\", which \"fields\" does not read")
+            }
+            decoders[c] = decoder
+        }
         let isText = p.msg == nil
         let groups = self.groups
         fields = try (p.fields ?? [:]).sorted { $0.key < $1.key }.map { name, spec in
-            (try column(name), try spec.split(separator: "|").map { alternative in
+            let c = try column(name)
+            return (c, try spec.split(separator: "|").map { alternative in
                 let name = String(alternative)
                 if isText || groups.contains(name) { return Source.group(name) }
                 let parts = name.lowercased().split(separator: ".").map(String.init)
@@ -53,7 +68,7 @@ final class CompiledPattern: Sendable {
                     throw CatalogError(description: "pattern \"\(p.id)\": the key path of \"\(name)\" has \(parts.count) levels; no message nests deeper than \(MessageFields.maxDepth)")
                 }
                 return Source.key(parts)
-            })
+            }, decoders[c])
         }
         when = (p.when ?? [:]).sorted { $0.key < $1.key }.map { ($0.key.lowercased(), $0.value) }
         required = try (p.require ?? []).map(column)
@@ -124,9 +139,11 @@ final class CompiledPattern: Sendable {
         // The pattern's columns and constants, and the pid or bundle the parser and writer may add.
         event.reserveColumns(fields.count + constants.count + 2)
         event.scope = pattern.scope
-        for (column, sources) in fields {
+        for (column, sources, decoder) in fields {
             for source in sources {
-                if let value = Normaliser.value(read(source), for: column) {
+                let raw = read(source)
+                let value = if let decoder { Normaliser.value(raw, decodedBy: decoder) } else { Normaliser.value(raw, for: column) }
+                if let value {
                     event[column] = value
                     break
                 }

@@ -62,6 +62,10 @@ public struct CatalogPattern: Codable, Sendable {
     /// Column -> message key (dotted path for nested objects), or -> regex group name.
     /// `a|b` names alternatives: the first that gives a value wins.
     public var fields: [String: String]?
+    /// Column -> the named decoder its message key is read by (`ValueDecoder`: for values
+    /// that are a daemon's own code, such as locationd's `authorization-mask`); a column not
+    /// named here reads every spelling of its own vocabulary.
+    public var decode: [String: String]?
     /// Column -> constant value.
     public var set: [String: String]?
     /// Columns without which the message is no event (a line cut short): it is counted as `incomplete`.
@@ -89,7 +93,7 @@ public struct CatalogError: Error, CustomStringConvertible {
 extension Catalog {
     /// The built-in catalog, overlaid by user files (later files win on equal ids).
     public static func load(userFiles: [String]) throws -> Catalog {
-        let builtin = try decode(Data(BuiltinCatalog.json.utf8), origin: "built-in catalog")
+        let builtin = try decode(Data(PackageResources.builtin_catalog_json), origin: "built-in catalog")
         var patterns = builtin.patterns
         var systemProcesses = builtin.systemProcesses ?? []
         for path in userFiles {
@@ -110,8 +114,14 @@ extension Catalog {
         return try Catalog(patterns: patterns, systemProcesses: systemProcesses)
     }
 
-    /// The built-in catalog as JSON text.
-    public static var builtinJSON: String { BuiltinCatalog.json }
+    /// The built-in catalog as JSON text: Sources/LocAuditNormalise/Resources/builtin-catalog.json,
+    /// compiled into the binary. `locaudit catalog show` prints it; copy a pattern into your own
+    /// file (same `id`) to override it when Apple rewords a message. Every sample runs in the tests.
+    public static var builtinJSON: String {
+        var text = String(decoding: PackageResources.builtin_catalog_json, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
 
     /// The built-in catalog, parsed once (its samples are tested; failing here is a programming error).
     public static let builtin: Catalog = try! load(userFiles: [])

@@ -19,6 +19,17 @@ enum Normaliser {
         }
     }
 
+    /// The value a pattern's named decoder reads (`decode` in the catalog), or nil when the
+    /// message has none, hides it, or it means nothing certain.
+    static func value(_ raw: FieldValue?, decodedBy decoder: ValueDecoder) -> ColumnValue? {
+        guard var raw else { return nil }
+        if let value = decodeFailure(raw) { raw = value }
+        switch raw {
+        case .redacted, .masked, .null, .object: return nil
+        default: return decoder.decode(plain(raw))
+        }
+    }
+
     /// The column's value, or nil when the message has none (or hides it).
     static func value(_ raw: FieldValue?, for column: EventColumn) -> ColumnValue? {
         if column == .locationPrivate {

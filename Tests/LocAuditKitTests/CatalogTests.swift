@@ -101,6 +101,58 @@ import Testing
         }
     }
 
+    /// A named decoder (`decode`) reads a value that is a daemon's own code (issue 28).
+    /// locationd's mask 2 is When In Use or provisional Always (a flag the line lacks), so the
+    /// `authorization-mask` decoder gives no status; the `status` column's own reading takes the
+    /// number as a CLAuthorizationStatus and would call 2 denied and 4 When In Use.
+    @Test func aNamedDecoderReadsADaemonsOwnCode() throws {
+        func catalog(_ decode: [String: String]?) throws -> Catalog {
+            try Catalog(patterns: [CatalogPattern(
+                id: "user.mask", kind: .statusChange, scope: .system, msg: "update client authorization mask",
+                contains: nil, regex: nil, when: nil, fields: ["bundle_id": "Client", "status": "new"], decode: decode,
+                set: nil, samples: [])])
+        }
+        func status(_ catalog: Catalog, new: Int) -> ColumnValue? {
+            let line = ##"{"msg":"update client authorization mask", "Client":"icom.example.app:", "old":0, "new":"## + "\(new)}"
+            guard case .event(let event) = catalog.recognise(line, process: "locationd") else { return .text("no event") }
+            return event[.status]
+        }
+        let decoded = try catalog(["status": "authorization-mask"])
+        #expect(status(decoded, new: 0) == .text("notDetermined"))
+        #expect(status(decoded, new: 1) == .text("denied"))
+        #expect(status(decoded, new: 4) == .text("authorizedAlways"))
+        #expect(status(decoded, new: 2) == nil)
+        #expect(status(decoded, new: 6) == nil)
+        let asStatus = try catalog(nil)
+        #expect(status(asStatus, new: 2) == .text("denied"))
+        #expect(status(asStatus, new: 4) == .text("authorizedWhenInUse"))
+    }
+
+    @Test("a decoder that does not exist, fills another column, or reads no field is named", arguments: [
+        (["status": "mask"], "unknown decoder \"mask\" for \"status\"; decoders are authorization-mask, compensation"),
+        (["status": "compensation"], "the decoder \"compensation\" fills accuracy, not \"status\""),
+        (["accuracy": "compensation"], "\"decode\" names \"accuracy\", which \"fields\" does not read"),
+    ])
+    func aWrongDecoderIsNamed(decode: [String: String], message: String) {
+        #expect {
+            try Catalog(patterns: [CatalogPattern(
+                id: "user.mask", kind: .statusChange, scope: .system, msg: "m", contains: nil, regex: nil, when: nil,
+                fields: ["status": "new"], decode: decode, set: nil, samples: [])])
+        } throws: { error in
+            "\(error)".contains("pattern \"user.mask\": " + message)
+        }
+    }
+
+    /// The built-in catalog is a resource in a user file's format: `catalog show` prints that file.
+    @Test func theBuiltInCatalogIsItsResourceFile() throws {
+        let file = packageRoot.appendingPathComponent("Sources/LocAuditNormalise/Resources/builtin-catalog.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(Catalog.builtinJSON + "\n" == text)
+        let decoded = try JSONDecoder().decode(CatalogFile.self, from: Data(text.utf8))
+        #expect(decoded.patterns.map(\.id) == Catalog.builtin.patterns.map(\.id))
+        #expect(decoded.patterns.contains { $0.decode?["status"] == "authorization-mask" })
+    }
+
     @Test func tolerantFieldsReadPrivateMaskAndNestedValues() throws {
         let fields = try #require(MessageFields.parse(#"{"msg":"x", "a":<private>, "b":<mask.hash: 'AbC=='>, "c":{"d":5, "e":"f"}, "g":-1.5, "h":true, "i":[1, "]"], "j":"q\"uote"}"#))
         #expect(fields["a"] == .redacted)
