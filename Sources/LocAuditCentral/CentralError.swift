@@ -25,7 +25,7 @@ public struct CentralError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// README's exit codes: 2 usage, 4 another central audit runs, 8 the central store cannot be used.
+    /// docs/exit-codes.md: 2 usage, 4 another central audit runs, 8 the central store cannot be used.
     public var exitCode: Int32 {
         switch reason {
         case .usage: return 2
@@ -59,9 +59,9 @@ public struct CentralError: Error, CustomStringConvertible, Sendable {
             case "28P01", "28000":
                 return CentralError(.server("\(server) refused the login of \(url.user) (wrong password, or no pg_hba.conf entry for this host): check PGPASSWORD or ~/.pgpass, and the server's pg_hba.conf"))
             case "3D000":
-                return CentralError(.server("\(server): the database \(url.database) does not exist: create it (README, Many hosts), or fix the URL"))
+                return CentralError(.server("\(server): the database \(url.database) does not exist: create it (docs/many-hosts.md), or fix the URL"))
             case "42501":
-                return CentralError(.server("\(server): the role \(url.user) lacks a privilege locaudit needs (\(message)): grant it as README's Many hosts section shows"), sqlState: state)
+                return CentralError(.server("\(server): the role \(url.user) lacks a privilege locaudit needs (\(message)): grant it as docs/many-hosts.md shows"), sqlState: state)
             case "53300":
                 return CentralError(.server("\(server) has no connection slot left: run the command again later, or raise max_connections"))
             default:

@@ -178,7 +178,7 @@ public enum CentralQuery {
             return QueryError(QueryRunner.oneAtATime)
         case "42501":
             // The user's SQL reads what this role may not: the query's failure, not locaudit's.
-            return QueryError("the query failed: \(message) (the role \(url.user) may not read it: README's Many hosts shows the grants).")
+            return QueryError("the query failed: \(message) (the role \(url.user) may not read it: docs/many-hosts.md shows the grants).")
         case _ where state.hasPrefix("08") || state.hasPrefix("28") || state.hasPrefix("57") || state.hasPrefix("53") || state == "3D000":
             return CentralError.from(error, url: url)
         default:

@@ -194,7 +194,7 @@ package enum CentralSchema {
         do {
             return try await apply(central, refuseNewer)
         } catch let error as CentralError where error.sqlState == "42501" {
-            throw CentralError(.server("\(central.url.display) lacks locaudit's schema (or this version's upgrade of it) and the role \(central.url.user) may not create it: run `locaudit push --migrate-only --to URL` once as the database's owner (README, Many hosts)"), sqlState: "42501")
+            throw CentralError(.server("\(central.url.display) lacks locaudit's schema (or this version's upgrade of it) and the role \(central.url.user) may not create it: run `locaudit push --migrate-only --to URL` once as the database's owner (docs/many-hosts.md)"), sqlState: "42501")
         }
     }
 

@@ -33,7 +33,7 @@ struct AuditCommand: ParsableCommand {
             With --db postgresql://USER@HOST[:PORT]/DB, the fleet's audit: every host's \
             pushed events audited together (copied into a temporary file in $TMPDIR, then \
             the run, its findings and sessions written back; the owner's role). The \
-            password as for `push` (README, Many hosts).
+            password as for `push` (docs/many-hosts.md).
 
             Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on, \
             2 usage error (also a report path that is the database or cannot be written), \

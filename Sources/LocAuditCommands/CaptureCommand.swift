@@ -37,7 +37,7 @@ struct CaptureCommand: ParsableCommand {
             program missing from PATH).
 
             EXAMPLES:
-              # the lab host (a systemd service: README, Collecting logs), until stopped:
+              # the lab host (a systemd service: docs/ingest.md), until stopped:
               #   locaudit capture --out /srv/fleet/inbox
               # the devices attached now, for 3 seconds, into ./inbox
               locaudit capture --out inbox --for 3s

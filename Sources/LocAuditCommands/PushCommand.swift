@@ -15,7 +15,7 @@ struct PushCommand: ParsableCommand {
             run again ends with each row once; several hosts may push at the same time. The \
             first push creates the central schema (locaudit.*), or run --migrate-only once \
             as the database's owner and give hosts a role that may only select and insert \
-            (README, Many hosts).
+            (docs/many-hosts.md).
 
             The URL: postgresql://USER@HOST[:PORT]/DB, with ?sslmode=disable, prefer, \
             require (the default) or verify-full (with sslrootcert=PATH, the CA's \

@@ -33,11 +33,11 @@ struct RulesCommand: ParsableCommand {
 
                 EXAMPLES:
                   locaudit rules list
-                  # the README's rule table
+                  # docs/audit.md's rule table
                   locaudit rules list --markdown
                 """)
 
-        @Flag(help: "As a Markdown table (the README's rule table).")
+        @Flag(help: "As a Markdown table (docs/audit.md's rule table).")
         var markdown = false
 
         func run() throws {
@@ -119,7 +119,7 @@ enum RulesText {
         return out
     }
 
-    /// The README's rule table, and how each fact is known.
+    /// docs/audit.md's rule table, and how each fact is known.
     static func markdown(_ rules: [RuleDescription]) -> String {
         "| id | severity | scope | iOS | flags | reads | owner |\n|---|---|---|---|---|---|---|\n"
             + rules.map { "| `\($0.identifier)` | \($0.severity.rawValue) | \($0.scope.rawValue) | \($0.versionRange) | \($0.description) | \($0.facts.map(\.name).joined(separator: ", ")) | \($0.owner.label) |\n" }.joined()

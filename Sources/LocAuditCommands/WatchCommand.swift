@@ -36,7 +36,7 @@ struct WatchCommand: ParsableCommand {
             report or standard output could not be written.
 
             EXAMPLES:
-              # in CI, while the tests run (README: Live, during a test run):
+              # in CI, while the tests run (docs/live.md):
               #   pymobiledevice3 syslog live | locaudit watch --os 17.5 --for 20m
               # the same with a log on a pipe, failing only on critical findings
               gzip -dc samples/logs/qa-iphone11-13-2026-11-20.log.gz | locaudit watch \\

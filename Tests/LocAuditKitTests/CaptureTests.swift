@@ -398,9 +398,9 @@ private func line(_ device: String, _ message: String) -> String {
         #expect(noFolder.stderr.contains("no such folder; create it (mkdir -p"), "\(noFolder.stderr)")
     }
 
-    @Test("README's systemd unit for capture: the installed path, Restart=always, SIGTERM to capture alone; its command line runs as written (for a second, on a lab)")
+    @Test("docs/ingest.md's systemd unit for capture: the installed path, Restart=always, SIGTERM to capture alone; its command line runs as written (for a second, on a lab)")
     func readmeUnit() throws {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/ingest.md"), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
         let unit = try #require(blocks.first { $0.contains("locaudit capture") })
         let lines = unit.split(separator: "\n").map(String.init)

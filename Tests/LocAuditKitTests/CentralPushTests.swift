@@ -281,9 +281,9 @@ struct CentralPushTests {
         }
     }
 
-    /// The SQL of README's Many hosts section that grants a host its role, with the name replaced.
+    /// The SQL of docs/many-hosts.md that grants a host its role, with the name replaced.
     static func readmeGrants(role: String) throws -> String {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/many-hosts.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "-- a host's role"))
         let end = try #require(readme[start.lowerBound...].range(of: "```"))
         return String(readme[start.lowerBound..<end.lowerBound]).replacingOccurrences(of: "lab_host_1", with: role)

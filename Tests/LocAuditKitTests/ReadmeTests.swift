@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The `console` blocks of README.md, run as a reader would type them.
+/// The `console` blocks of README.md and of the manual's chapters (docs/*.md), run as a
+/// reader would type them.
 ///
 /// A block is `$ COMMAND` lines (a line ending in `\` goes on) each followed by what it
 /// prints; `...` stands for any lines. Every shown line must appear, in order, exactly as
@@ -26,6 +27,13 @@ enum ReadmeConsole {
     }
 
     static let readme = packageRoot.appendingPathComponent("README.md")
+
+    /// README.md, then every chapter of docs/ (by name), as paths from the package's root.
+    static func documents() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return ["README.md"] + docs
+    }
 
     static func blocks(_ markdown: String) -> [Block] {
         var blocks: [Block] = []
@@ -85,7 +93,7 @@ enum ReadmeConsole {
 
     /// The lines of `expected` that `actual` does not show, each as the README line to change
     /// and its new text (or, where nothing like it was printed, what was).
-    static func mismatches(_ expected: [Expected], _ actual: [String], command: Command) -> [String] {
+    static func mismatches(_ expected: [Expected], _ actual: [String], command: Command, file: String = "README.md") -> [String] {
         let actual = actual.map(normalised)
         // Runs of shown lines between `...`; the first is anchored at the start unless `...`
         // opens the output, the last at the end unless `...` closes it.
@@ -124,22 +132,22 @@ enum ReadmeConsole {
                 let text = normalised(e.text!)
                 if let best, best + k < actual.count, actual[best + k] == text { continue }
                 if rest.contains(text) {
-                    problems.append("README.md:\(e.line): `\(command.text)` prints this line, but not next to the lines README.md shows around it: "
-                        + "put a `...` line before or after README.md line \(e.line)")
+                    problems.append("\(file):\(e.line): `\(command.text)` prints this line, but not next to the lines \(file) shows around it: "
+                        + "put a `...` line before or after \(file) line \(e.line)")
                 } else if let best, best + k < actual.count, shape(actual[best + k]) == shape(text) || score(best) * 2 >= run.count {
-                    problems.append("README.md:\(e.line): `\(command.text)` now prints `\(actual[best + k])`; replace README.md line \(e.line) (`\(e.text!)`) with it")
+                    problems.append("\(file):\(e.line): `\(command.text)` now prints `\(actual[best + k])`; replace \(file) line \(e.line) (`\(e.text!)`) with it")
                 } else if let same = rest.filter({ shape($0) == shape(text) }).max(by: { alike($0, text) < alike($1, text) }) {
-                    problems.append("README.md:\(e.line): `\(command.text)` now prints `\(same)`; replace README.md line \(e.line) (`\(e.text!)`) with it")
+                    problems.append("\(file):\(e.line): `\(command.text)` now prints `\(same)`; replace \(file) line \(e.line) (`\(e.text!)`) with it")
                 } else {
-                    problems.append("README.md:\(e.line): `\(command.text)` no longer prints `\(e.text!)` (it printed \(actual.count) lines, "
-                        + "the first: \(actual.prefix(3).map { "`\($0)`" }.joined(separator: ", "))); change or remove README.md line \(e.line)")
+                    problems.append("\(file):\(e.line): `\(command.text)` no longer prints `\(e.text!)` (it printed \(actual.count) lines, "
+                        + "the first: \(actual.prefix(3).map { "`\($0)`" }.joined(separator: ", "))); change or remove \(file) line \(e.line)")
                 }
             }
             cursor = min(actual.count, (best ?? cursor) + run.count)
         }
         if !openEnd, problems.isEmpty, cursor < actual.count {
             let after = expected.last?.line ?? command.line
-            problems.append("README.md:\(after): `\(command.text)` printed more than README.md shows; add after line \(after) `...` "
+            problems.append("\(file):\(after): `\(command.text)` printed more than \(file) shows; add after line \(after) `...` "
                 + "or its lines: \(actual[cursor...].prefix(5).map { "`\($0)`" }.joined(separator: ", "))")
         }
         return problems
@@ -147,21 +155,28 @@ enum ReadmeConsole {
 }
 
 @Suite struct ReadmeTests {
-    @Test("README's console blocks are what the commands print: counts, verdict lines and exit codes", .timeLimit(.minutes(3)))
+    @Test("README's and the manual's console blocks are what the commands print: counts, verdict lines and exit codes", .timeLimit(.minutes(5)))
     func consoleBlocks() throws {
-        let blocks = ReadmeConsole.blocks(try String(contentsOf: ReadmeConsole.readme, encoding: .utf8))
-        #expect(blocks.count >= 2)
-        #expect(blocks.flatMap(\.commands).contains { $0.text == "echo $?" }, "the walk-through shows its exit codes")
-        for block in blocks {
-            let shell = try ShellFolder()
-            let outputs = try ReadmeConsole.run(block, in: shell)
-            try #require(outputs.count == block.commands.count, "README.md:\(block.line): the block's commands did not all run")
-            var problems: [String] = []
-            for (command, output) in zip(block.commands, outputs) {
-                problems += ReadmeConsole.mismatches(command.output, output, command: command)
+        let readme = ReadmeConsole.blocks(try String(contentsOf: ReadmeConsole.readme, encoding: .utf8))
+        #expect(readme.count >= 2)
+        #expect(readme.flatMap(\.commands).contains { $0.text == "echo $?" }, "the walk-through shows its exit codes")
+        var chapters = 0
+        for file in try ReadmeConsole.documents() {
+            let blocks = ReadmeConsole.blocks(try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8))
+            if file != "README.md", !blocks.isEmpty { chapters += 1 }
+            for block in blocks {
+                let shell = try ShellFolder()
+                let outputs = try ReadmeConsole.run(block, in: shell)
+                try #require(outputs.count == block.commands.count, "\(file):\(block.line): the block's commands did not all run")
+                var problems: [String] = []
+                for (command, output) in zip(block.commands, outputs) {
+                    problems += ReadmeConsole.mismatches(command.output, output, command: command, file: file)
+                }
+                #expect(problems.isEmpty, "\(file)'s console block at line \(block.line) is stale:\n\(problems.joined(separator: "\n"))")
             }
-            #expect(problems.isEmpty, "README.md's console block at line \(block.line) is stale:\n\(problems.joined(separator: "\n"))")
         }
+        // The manual's chapters show what their commands print too (ingest, audit, reports, queries...).
+        #expect(chapters >= 4, "only \(chapters) chapters of docs/ have console blocks")
     }
 
     /// The checker itself, on a README line that a change moved.
