@@ -78,7 +78,8 @@ import LocAuditReplay
     @Test("an event's insert builds no temporary B-tree: events_by_family's condition is comparisons; migration v17 rewrites the IN list of a store before it, and the families read through the index are the same")
     func familyIndexWithoutTemporaryTree() throws {
         let ws = try Workspace()
-        let lines = LogScript().launch().told("Denied").deliver(5).terminate().lines
+        let lines = LogScript().launch().prompt("authorization", options: "Allow Once, Allow While Using App, Don't Allow").answer("Allow Once")
+            .status("AuthorizedWhenInUse").blueBar(true).deliver(5).blueBar(false).terminate().lines
         _ = try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", lines.joined(separator: "\n") + "\n", zone: "UTC")
         let queue = try DatabaseQueue(path: ws.store.path)
         let insert = """
@@ -87,7 +88,11 @@ import LocAuditReplay
             """
         // SQLite's program for the writer's insert: OpenEphemeral is the temporary B-tree.
         func opcodes() throws -> [String] {
-            try queue.read { db in try Row.fetchAll(db, sql: "EXPLAIN " + insert).map { $0["opcode"] as String } }
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN " + insert,
+                                 arguments: StatementArguments(Array(repeating: DatabaseValue.null, count: EventWriter.columns.count)))
+                    .map { $0["opcode"] as String }
+            }
         }
         func condition() throws -> String {
             try queue.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'events_by_family'") ?? "" }
