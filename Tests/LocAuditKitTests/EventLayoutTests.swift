@@ -86,9 +86,11 @@ import LocAuditReplay
             INSERT OR IGNORE INTO event_rows (\(EventWriter.columns.joined(separator: ", ")))
             VALUES (\(EventWriter.columns.map { _ in "?" }.joined(separator: ", ")))
             """
-        // SQLite's program for the writer's insert: OpenEphemeral is the temporary B-tree.
+        // SQLite's program for the writer's insert: OpenEphemeral is the temporary B-tree. A new
+        // connection each time: EXPLAIN runs nothing, so a connection's schema read before the
+        // migration would still be the one it lists.
         func opcodes() throws -> [String] {
-            try queue.read { db in
+            try DatabaseQueue(path: ws.store.path).read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN " + insert,
                                  arguments: StatementArguments(Array(repeating: DatabaseValue.null, count: EventWriter.columns.count)))
                     .map { $0["opcode"] as String }
