@@ -1,5 +1,8 @@
 /// A value read from a JSON-like CoreLocation message.
-public indirect enum FieldValue: Equatable, Sendable {
+///
+/// Not `indirect`: that boxed every value on the heap (a `malloc` and a `free` for each key
+/// read from every candidate message); an object's fields are a dictionary, already a reference.
+public enum FieldValue: Equatable, Sendable {
     case string(String)
     case number(Double)
     case bool(Bool)

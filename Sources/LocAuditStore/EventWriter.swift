@@ -25,6 +25,13 @@ package final class EventWriter: ParseSink {
     private var buffer: [ParsedEvent] = []
     private var bufferedBytes = 0
     private var insert: Statement?
+    /// The same insert of `rowsAtOnce` rows, and the events waiting for it (`flushRows`).
+    private var insertRows: Statement?
+    private var waiting: [ParsedEvent] = []
+    /// Rows inserted by one statement: SQLite runs a statement's set-up at each execution
+    /// (its transaction bookkeeping, opening the table's and indexes' cursors), once for
+    /// these rows rather than for each.
+    static let rowsAtOnce = 32
     /// Made when the write lock is taken: what they cache is good for this transaction.
     private var names: EventNames?
     private var deviceRef: Int64?
@@ -166,10 +173,8 @@ package final class EventWriter: ParseSink {
         messages = try MessageWriter(db)
         deviceRef = nil
         recent = EventWriter.noRecent
-        insert = try insert ?? db.makeStatement(sql: """
-            INSERT OR IGNORE INTO event_rows (\(EventWriter.columns.joined(separator: ", ")))
-            VALUES (\(Array(repeating: "?", count: EventWriter.columns.count).joined(separator: ", ")))
-            """)
+        insert = try insert ?? db.makeStatement(sql: EventWriter.insertSQL(rows: 1))
+        insertRows = try insertRows ?? db.makeStatement(sql: EventWriter.insertSQL(rows: EventWriter.rowsAtOnce))
         for e in buffer { try write(e) }
         buffer = []
         bufferedBytes = 0
@@ -182,12 +187,105 @@ package final class EventWriter: ParseSink {
         LiveSourceLock.hold(source: sourceId, database: String(cString: file))
     }
 
-    /// Binds straight to SQLite: this runs once per event, and building GRDB's
-    /// `StatementArguments` for 33 columns cost more than the insert itself.
+    /// The insert of `rows` events.
+    static func insertSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        return "INSERT OR IGNORE INTO event_rows (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
+    /// An event to insert: it waits for `rowsAtOnce - 1` more (`flushRows`).
     private func write(_ e: ParsedEvent) throws {
-        let names = names!
+        waiting.append(e)
+        if waiting.count >= EventWriter.rowsAtOnce { try flushRows() }
+    }
+
+    /// Inserts the events waiting, with their messages, in their order: ids, names and
+    /// formats are given as one insert at a time gave them. A full set goes in one statement;
+    /// the last few one at a time. Runs before anything reads the rows (`commit`).
+    private func flushRows() throws {
+        guard !waiting.isEmpty else { return }
+        let rows = waiting
+        waiting.removeAll(keepingCapacity: true)
+        guard rows.count == EventWriter.rowsAtOnce, let statement = insertRows else {
+            for e in rows { try writeOne(e) }
+            return
+        }
+        let stmt = statement.sqliteStatement
+        var i: Int32 = 1
+        for e in rows { try bind(e, to: stmt, from: &i) }
+        let rc = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
+        let inserted = Int(sqlite3_changes(db.sqliteConnection))
+        // The rows inserted got consecutive ids (each the largest so far plus one), the
+        // last one's known; a row ignored (a line already stored) took none.
+        let last = sqlite3_last_insert_rowid(db.sqliteConnection)
+        var ids: [Int64?]
+        if inserted == rows.count {
+            ids = (0..<rows.count).map { last - Int64(rows.count - 1 - $0) }
+        } else if inserted == 0 {
+            ids = Array(repeating: nil, count: rows.count)
+        } else {
+            ids = try insertedIds(rows, count: inserted, last: last)
+        }
+        for (e, id) in zip(rows, ids) {
+            if let id {
+                stored += 1
+                try messages!.write(id: id, message: e.message)
+            } else {
+                duplicates += 1
+            }
+        }
+    }
+
+    /// Which of `rows` the last insert stored (`count` of them, ids up to `last`): the rows
+    /// with those ids, matched in order by time and fingerprint. A row ignored has the key
+    /// (second, fingerprint) of a row stored before it, so no row stored after it has that
+    /// key: the match is exact.
+    private func insertedIds(_ rows: [ParsedEvent], count: Int, last: Int64) throws -> [Int64?] {
+        let stored = try Row.fetchAll(db, sql: "SELECT id, time_us, fingerprint FROM event_rows WHERE id > ? AND id <= ? ORDER BY id",
+                                      arguments: [last - Int64(count), last])
+        var ids: [Int64?] = []
+        var next = 0
+        for e in rows {
+            if next < stored.count, stored[next]["time_us"] as Int64 == e.timeUS,
+               stored[next]["fingerprint"] as Int64 == LineFingerprint.stored(e.fingerprint, device: deviceId) {
+                ids.append(stored[next]["id"] as Int64)
+                next += 1
+            } else {
+                ids.append(nil)
+            }
+        }
+        guard next == stored.count else {
+            throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "\(stored.count) events inserted, \(next) of them matched")
+        }
+        return ids
+    }
+
+    /// One event, in a statement of its own.
+    private func writeOne(_ e: ParsedEvent) throws {
         let stmt = insert!.sqliteStatement
         var i: Int32 = 1
+        try bind(e, to: stmt, from: &i)
+        let rc = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
+        if sqlite3_changes(db.sqliteConnection) == 1 {
+            stored += 1
+            try messages!.write(id: sqlite3_last_insert_rowid(db.sqliteConnection), message: e.message)
+        } else {
+            duplicates += 1
+        }
+    }
+
+    /// Binds an event's columns from parameter `i` on, straight to SQLite: this runs once
+    /// per event, and building GRDB's `StatementArguments` for 33 columns cost more than the
+    /// insert itself.
+    private func bind(_ e: ParsedEvent, to stmt: OpaquePointer?, from start: inout Int32) throws {
+        let names = names!
+        var i = start
+        defer { start = i }
         func bind(_ value: Int64?) { if let value { sqlite3_bind_int64(stmt, i, value) } else { sqlite3_bind_null(stmt, i) }; i += 1 }
         func bind(_ value: String?) {
             if let value { sqlite3_bind_text(stmt, i, value, -1, SQLITE_TRANSIENT) } else { sqlite3_bind_null(stmt, i) }
@@ -223,15 +321,6 @@ package final class EventWriter: ParseSink {
         bind(try e.bundleVia.map { try id($0.rawValue, 4) })
         // The parser's fingerprint is the line's; stored, it is the line's on this device.
         bind(LineFingerprint.stored(e.fingerprint, device: deviceId))
-        let rc = sqlite3_step(stmt)
-        sqlite3_reset(stmt)
-        guard rc == SQLITE_DONE else { throw EventWriter.error(rc, db) }
-        if sqlite3_changes(db.sqliteConnection) == 1 {
-            stored += 1
-            try messages!.write(id: sqlite3_last_insert_rowid(db.sqliteConnection), message: e.message)
-        } else {
-            duplicates += 1
-        }
     }
 
     static func error(_ rc: Int32, _ db: Database) -> DatabaseError {
@@ -246,6 +335,7 @@ package final class EventWriter: ParseSink {
         facts.device = device
         do {
             if sourceId == nil || !db.isInsideTransaction { try begin() }
+            try flushRows()
             if let existing = try String.fetchOne(db, sql: "SELECT path FROM sources WHERE content_sha256 = ? AND id != ?",
                                                   arguments: [facts.contentSHA256, sourceId]) {
                 try db.rollback()
@@ -300,6 +390,7 @@ package final class EventWriter: ParseSink {
 
     /// Gives up: nothing of the file stays.
     package func abandon() {
+        waiting = []
         if db.isInsideTransaction { try? db.rollback() }
     }
 }

@@ -355,6 +355,14 @@ enum Schema {
                 ALTER TABLE sources ADD COLUMN wrapper TEXT; -- 'appium', 'flutter', or NULL
                 """)
         },
+        Migration("v17: events_by_family's condition as comparisons, not an IN list") { db in
+            // The same rows in the index; its condition is now tested without a temporary
+            // B-tree at every insert (EventNames.familyCondition).
+            try db.execute(sql: """
+                DROP INDEX events_by_family;
+                CREATE INDEX events_by_family ON event_rows(device_ref, kind_ref) WHERE \(try EventNames.familyCondition(db));
+                """)
+        },
     ] }
 
     /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every

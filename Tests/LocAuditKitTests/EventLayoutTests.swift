@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Testing
+import LocAuditModel
+import LocAuditReplay
 @testable import LocAuditStore
 
 /// The store's narrow event rows (v11): `events` is a view that gives every documented column
@@ -71,6 +73,52 @@ import Testing
         #expect(try ws.count("""
             SELECT count(DISTINCT m.format) FROM event_messages m JOIN events e ON e.id = m.id WHERE e.kind = 'location'
             """) == 1)
+    }
+
+    @Test("an event's insert builds no temporary B-tree: events_by_family's condition is comparisons; migration v17 rewrites the IN list of a store before it, and the families read through the index are the same")
+    func familyIndexWithoutTemporaryTree() throws {
+        let ws = try Workspace()
+        let lines = LogScript().launch().prompt("authorization", options: "Allow Once, Allow While Using App, Don't Allow").answer("Allow Once")
+            .status("AuthorizedWhenInUse").blueBar(true).deliver(5).blueBar(false).terminate().lines
+        _ = try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", lines.joined(separator: "\n") + "\n", zone: "UTC")
+        let queue = try DatabaseQueue(path: ws.store.path)
+        let insert = """
+            INSERT OR IGNORE INTO event_rows (\(EventWriter.columns.joined(separator: ", ")))
+            VALUES (\(EventWriter.columns.map { _ in "?" }.joined(separator: ", ")))
+            """
+        // SQLite's program for the writer's insert: OpenEphemeral is the temporary B-tree. A new
+        // connection each time: EXPLAIN runs nothing, so a connection's schema read before the
+        // migration would still be the one it lists.
+        func opcodes() throws -> [String] {
+            try DatabaseQueue(path: ws.store.path).read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN " + insert,
+                                 arguments: StatementArguments(Array(repeating: DatabaseValue.null, count: EventWriter.columns.count)))
+                    .map { $0["opcode"] as String }
+            }
+        }
+        func condition() throws -> String {
+            try queue.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'events_by_family'") ?? "" }
+        }
+        func families() throws -> [String: DeviceLogs] { try queue.read { try DeviceLogs.load($0, scope: EventScope()) } }
+        let found = try families()
+        #expect(found["device-1"].map { $0 != DeviceLogs() } == true, "the log's families: \(found)")
+        #expect(try opcodes().contains("Insert"))
+        #expect(try !opcodes().contains("OpenEphemeral"))
+        #expect(try !condition().contains(" IN ("))
+        // The index as v11 and v13 made it, before v17.
+        try queue.write { db in
+            let ids = try EventNames.familyKinds.compactMap { try EventNames.existing($0.rawValue, in: db) }.sorted()
+            try db.execute(sql: """
+                DROP INDEX events_by_family;
+                CREATE INDEX events_by_family ON event_rows(device_ref, kind_ref) WHERE kind_ref IN (\(ids.map(String.init).joined(separator: ", ")));
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v17:%';
+                """)
+        }
+        #expect(try opcodes().contains("OpenEphemeral"), "an IN list of more than two values is a temporary B-tree")
+        _ = try Store(path: ws.store.path)
+        #expect(try !opcodes().contains("OpenEphemeral"))
+        #expect(try condition().contains("kind_ref = "))
+        #expect(try families() == found)
     }
 
     /// Turns a store back into the layout of v10 (one `events` table), as a locaudit before

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import LocAuditModel
 
@@ -33,6 +34,27 @@ import Testing
         // The same lines from another device are that device's events.
         let other = try ws.ingest([try ws.write("other.log", StoreTests.day(12, from: 0, count: 40) + "\n")]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: "D2") }
         #expect(other.files.first?.events == 40)
+    }
+
+    @Test("a re-ingest whose duplicates alternate with new lines, inside the writer's sets of rows inserted at once and after them: each stored event keeps its own line's message")
+    func duplicatesAmongNewLinesKeepEachLinesMessage() throws {
+        let ws = try Workspace()
+        // Every other line of 100, then all 100: the second file's duplicates alternate with new lines.
+        let all = StoreTests.day(12, from: 0, count: 100).split(separator: "\n").map(String.init)
+        let even = all.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let first = try ws.write("even.log", even.joined(separator: "\n") + "\n")
+        let second = try ws.write("all.log", all.joined(separator: "\n") + "\n")
+        let report = try ws.ingest([first, second]) { $0.parse.year = 2026; $0.device = DeviceFacts(udid: "D1"); $0.jobs = 1 }
+        #expect(report.files.map(\.events) == [50, 50])
+        #expect(report.files[1].skipped?["duplicate"] == 50)
+        let rows = try ws.rows("SELECT s.path, e.line, e.message FROM events e JOIN sources s ON s.id = e.source_id ORDER BY e.id")
+        #expect(rows.count == 100)
+        #expect(try ws.count("SELECT count(*) FROM event_messages") == 100)
+        for row in rows {
+            let path: String = row["path"], line: Int = row["line"], message: String = row["message"]
+            let lines = path == first ? even : all
+            #expect(line >= 1 && line <= lines.count && lines[line - 1].hasSuffix(": " + message), "line \(line) of \(path): \(message)")
+        }
     }
 
     @Test func identicalLinesInOneSecondAreAllKept() throws {
