@@ -93,7 +93,9 @@ package struct AuditInput {
     package mutating func replay(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil, sessions: (() -> Int)? = nil,
                                  _ body: ([ReplayedSession]) throws -> Void) throws {
         try replayApps(graceUS: graceUS, progress: progress, sessions: sessions) { app in
-            if !app.timeline.isEmpty { try body(app.timeline) }
+            var replayer = app.replayer
+            let timeline = app.sessions.map { replayer.next($0) }
+            if !timeline.isEmpty { try body(timeline) }
         }
     }
 
@@ -106,8 +108,11 @@ package struct AuditInput {
         /// The events read, in time order: from the checkpoint's second on, the lines at or
         /// before it (dropped by the replay) among them.
         package var events: [AppEvent]
-        /// Its sessions after the checkpoint, replayed (none when it has no line after it).
-        package var timeline: [ReplayedSession]
+        /// Its sessions after the checkpoint (none when it has no line after it), not replayed yet.
+        package var sessions: [Session]
+        /// What replays them, in order (`Replayer.next`): one at a time, so that the audit holds
+        /// one session's steps and states at once, not every session's of the app.
+        package var replayer: Replayer
         /// Its Info.plists.
         package var plists: AppVersions
         /// The lines `replayApps`' `lines` asked for, by id.
@@ -139,16 +144,13 @@ package struct AuditInput {
                 lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
                 known = checkpoint.state
             }
-            var timeline: [ReplayedSession] = []
-            if !lines.isEmpty {
-                let sessions = SessionBuilder.sessions(of: lines, versions: versions)
-                timeline = Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
-                                           deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
-            }
+            let sessions = lines.isEmpty ? [] : SessionBuilder.sessions(of: lines, versions: versions)
+            let replayer = Replayer(plists: apps[bundleId] ?? AppVersions(), from: known,
+                                    deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
             let ids = wanted?(deviceId, bundleId) ?? []
             let asked = ids.isEmpty ? [:] : try EventScope.load(db, ids: ids, group: group, kinds: kinds, strings: &strings)
-            try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, events: events, timeline: timeline,
-                               plists: apps[bundleId] ?? AppVersions(), lines: asked))
+            try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, events: events, sessions: sessions,
+                               replayer: replayer, plists: apps[bundleId] ?? AppVersions(), lines: asked))
         }
     }
 
