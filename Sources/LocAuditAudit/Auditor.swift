@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import LocAuditModel
 import LocAuditReplay
 import LocAuditRules
@@ -195,14 +192,3 @@ extension Store {
     }
 }
 
-/// Memory `malloc` holds free, given back to the system.
-enum FreedMemory {
-    /// glibc's `malloc_trim(0)` (looked up, as Swift's Glibc module does not declare it);
-    /// nothing where there is none. A few milliseconds after a large replay.
-    static func giveBack() {
-        #if os(Linux)
-        guard let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
-        #endif
-    }
-}
