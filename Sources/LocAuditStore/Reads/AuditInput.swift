@@ -193,8 +193,8 @@ extension Store {
 
 /// Memory `malloc` holds free, given back to the system.
 package enum FreedMemory {
-    /// An app's events from which its replay's memory is worth giving back (about 10 MB of
-    /// events alone): a call costs a walk of the heap, a few milliseconds after a large app.
+    /// An app's events from which its replay's memory is worth giving back (7 MB of event
+    /// objects alone): a call walks the heap, so not after every small app of a fleet.
     static let worthGivingBack = 1 << 16
 
     /// glibc's `malloc_trim(0)` (looked up: Swift's Glibc module does not declare it);
