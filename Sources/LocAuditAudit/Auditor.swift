@@ -191,4 +191,3 @@ extension Store {
         report.findings = Suppression.mark(report.findings, with: suppressions, deviceIds: ids, today: today)
     }
 }
-

@@ -62,7 +62,7 @@ public struct ReplayedSession: Sendable {
 /// nothing; `deviceLogs` says which line families the device's logs carry at all.
 ///
 /// One session at a time (`next`), so that a reader that is done with a session's steps
-/// (the audit) need not hold every session's of an app at once; or all at once (`replay`).
+/// (the audit) need not hold every session's of an app at once.
 package struct Replayer {
     /// The app's own CoreLocation lines: what the app logs of its location manager. A crash
     /// is the app's own line too, but says nothing of its location use (unless it is the
@@ -89,14 +89,12 @@ package struct Replayer {
         self.plists = plists
     }
 
-    package static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
-                       deviceLogs: DeviceLogs = DeviceLogs(), graceUS: Int64 = 10_000_000) -> [ReplayedSession] {
-        var replayer = Replayer(plists: plists, from: known, deviceLogs: deviceLogs, graceUS: graceUS)
-        return sessions.map { replayer.next($0) }
-    }
-
     /// Replays the session after the ones replayed so far.
     package mutating func next(_ session: Session) -> ReplayedSession {
+        // A local copy, written back at the end: the state stepped in `self` cost the replay
+        // 18% more instructions (callgrind; docs/performance.md, "Audit memory").
+        var state = self.state
+        defer { self.state = state }
         let plist = plists.inForce(at: session.startUS)
         let behaviour = session.osVersion.map { IOSBehaviour.of($0, sdk: plist?.facts.buildSDK) }
         // Install and uninstall lines before the session's first line.
