@@ -91,10 +91,6 @@ package struct Replayer {
 
     /// Replays the session after the ones replayed so far.
     package mutating func next(_ session: Session) -> ReplayedSession {
-        // A local copy, written back at the end: the state stepped in `self` cost the replay
-        // 18% more instructions (callgrind; docs/performance.md, "Audit memory").
-        var state = self.state
-        defer { self.state = state }
         let plist = plists.inForce(at: session.startUS)
         let behaviour = session.osVersion.map { IOSBehaviour.of($0, sdk: plist?.facts.buildSDK) }
         // Install and uninstall lines before the session's first line.
