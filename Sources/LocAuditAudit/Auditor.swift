@@ -65,21 +65,41 @@ public struct Auditor {
                     checked += carried.sessions.count
                 }
                 settledEvents += carried.eventsBefore
-                let timeline = app.timeline
+                // Each session replayed, recorded and checked in turn, and its steps (with the
+                // states they hold) let go once checked, but for a session a finding may name
+                // (the reports draw it): the app's sessions are held at once, not all their steps
+                // (docs/performance.md, "Audit memory").
+                var replayer = app.replayer
+                // A finding names its session by this key: a session sharing its key with another
+                // keeps its steps, whichever of the two the finding is of.
+                let keys = app.sessions.reduce(into: [SessionKey: Int]()) { $0[SessionKey($1), default: 0] += 1 }
+                var kept: [Int: ReplayedSession] = [:]
+                var starts = Set<SessionKey>()
+                // With settling: the sessions without their steps (for the checkpoint), and each as it would settle.
+                var timeline: [ReplayedSession] = []
+                var judged: [SettledSession] = []
+                for (index, session) in app.sessions.enumerated() {
+                    var replayed = replayer.next(session)
+                    sessionRows.append(AuditRecorder.SessionRow(replayed))
+                    let before = evaluation.findings.count
+                    let made = evaluation.add(replayed)
+                    if settling != nil { judged.append(SettledSession(replayed, made)) }
+                    let found = evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, $0) } }
+                    starts.formUnion(found)
+                    if !found.isEmpty || keys[SessionKey(session), default: 0] > 1 { kept[index] = replayed }
+                    if settling != nil {
+                        replayed.steps = []
+                        timeline.append(replayed)
+                    }
+                }
+                if !app.sessions.isEmpty {
+                    devices.insert(app.deviceId)
+                    checked += app.sessions.count
+                    if !starts.isEmpty { named += app.sessions.indices.filter { starts.contains(SessionKey(app.sessions[$0])) }.compactMap { kept[$0] } }
+                }
                 // What this run settles: the sessions before the last one that is over.
                 let closing = settling == nil ? nil : Watch.checkpoint(after: timeline, settledUS: .max)
-                var settles: [SettledSession] = []
-                if !timeline.isEmpty {
-                    devices.insert(app.deviceId)
-                    sessionRows += timeline.map(AuditRecorder.SessionRow.init)
-                    checked += timeline.count
-                    let before = evaluation.findings.count
-                    evaluation.add(timeline) { index, judged in
-                        if let (_, over) = closing, index < over { settles.append(SettledSession(timeline[index], judged)) }
-                    }
-                    let starts = Set(evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, $0) } })
-                    if !starts.isEmpty { named += timeline.filter { starts.contains(SessionKey($0.session)) } }
-                }
+                let settles = closing.map { Array(judged.prefix($0.1)) } ?? []
                 if let settling {
                     var made = Settling.Made(deviceId: app.deviceId, bundleId: app.bundleId, checkpoint: app.checkpoint, settled: carried)
                     if let (checkpoint, _) = closing {
@@ -102,6 +122,10 @@ public struct Auditor {
             }
             return (input.events + settledEvents, coverage, checks)
         }
+        // The replay's memory is free now but still the process's (the heap's high-water mark
+        // of its largest app): give it back before the recording's large buffers (the checks'
+        // JSON and SQLite's copy of it) come on top of it.
+        FreedMemory.giveBack()
         progress?.start("recording findings")
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,

@@ -73,40 +73,45 @@ struct RuleEvaluation {
     /// configuration rules will read of them; `judged` gets what was made of each session.
     mutating func add(_ timeline: [ReplayedSession], judged: ((Int, Judged) -> Void)? = nil) {
         for (index, replayed) in timeline.enumerated() {
-            guard Self.overlaps(replayed.session, options) else {
-                judged?(index, Judged())
+            let made = add(replayed)
+            judged?(index, made)
+        }
+    }
+
+    /// Checks one session (an app's sessions come in time order) and keeps what the
+    /// configuration rules will read of it; returns what was made of it.
+    @discardableResult
+    mutating func add(_ replayed: ReplayedSession) -> Judged {
+        guard Self.overlaps(replayed.session, options) else { return Judged() }
+        let session = replayed.session
+        let (checksBefore, notApplicableBefore) = (checks.count, coverage.notApplicable)
+        coverage.sessions += 1
+        if let version = session.osVersion {
+            keep(replayed.configurationView, bundleId: session.bundleId, version: version, onlyPrivacyReport: session.onlyPrivacyReport)
+        } else {
+            coverage.sessionsWithUnknownVersion += 1
+            unknownVersionApps.insert(session.bundleId)
+        }
+        var evaluatedHere = 0
+        let subject = Self.subject(session.deviceId, session.bundleId, session.pid, session.startUS)
+        for rule in sessionRules {
+            let description = type(of: rule).description
+            if session.onlyPrivacyReport {
+                notEvaluable(description, "only App Privacy Report intervals", subject: subject)
                 continue
             }
-            let session = replayed.session
-            let (checksBefore, notApplicableBefore) = (checks.count, coverage.notApplicable)
-            coverage.sessions += 1
-            if let version = session.osVersion {
-                keep(replayed.configurationView, bundleId: session.bundleId, version: version, onlyPrivacyReport: session.onlyPrivacyReport)
-            } else {
-                coverage.sessionsWithUnknownVersion += 1
-                unknownVersionApps.insert(session.bundleId)
+            guard Self.gate(description, session.osVersion, &coverage, subject: subject, &checks) else { continue }
+            let evaluated = record(rule.check(replayed, options.settings), description, subject: subject) { shown in
+                RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId, pid: session.pid,
+                           sessionStartUS: session.startUS, osVersion: session.osVersion, violations: shown, sessionEvents: session.events)
             }
-            var evaluatedHere = 0
-            let subject = Self.subject(session.deviceId, session.bundleId, session.pid, session.startUS)
-            for rule in sessionRules {
-                let description = type(of: rule).description
-                if session.onlyPrivacyReport {
-                    notEvaluable(description, "only App Privacy Report intervals", subject: subject)
-                    continue
-                }
-                guard Self.gate(description, session.osVersion, &coverage, subject: subject, &checks) else { continue }
-                let evaluated = record(rule.check(replayed, options.settings), description, subject: subject) { shown in
-                    RawFinding(rule: description, deviceId: session.deviceId, bundleId: session.bundleId, pid: session.pid,
-                               sessionStartUS: session.startUS, osVersion: session.osVersion, violations: shown, sessionEvents: session.events)
-                }
-                if evaluated { evaluatedHere += 1 }
-            }
-            if evaluatedHere == 0 {
-                coverage.insufficientSessions.append(subject)
-            }
-            judged?(index, Judged(counted: true, checks: checks[checksBefore...], notApplicable: coverage.notApplicable - notApplicableBefore,
-                                  insufficient: evaluatedHere == 0))
+            if evaluated { evaluatedHere += 1 }
         }
+        if evaluatedHere == 0 {
+            coverage.insufficientSessions.append(subject)
+        }
+        return Judged(counted: true, checks: checks[checksBefore...], notApplicable: coverage.notApplicable - notApplicableBefore,
+                      insufficient: evaluatedHere == 0)
     }
 
     /// Counts a session an earlier run judged (`SettledSession`) as `add` counted it then,

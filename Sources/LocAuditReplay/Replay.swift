@@ -7,9 +7,20 @@ public struct ReplayedSession: Sendable {
     /// The app's Info.plist in force when the session started (`AppVersions.inForce`), nil when none was ingested.
     public var plist: AppVersion?
     /// The state when the session started (after iOS dropped what it does not persist).
-    public var initial: ReplayState
+    @inlinable public var initial: ReplayState {
+        get { ends.initial }
+        set { ends = Ends(initial: newValue, final: ends.final) }
+    }
     /// The state after the last event.
-    public var final: ReplayState
+    @inlinable public var final: ReplayState {
+        get { ends.final }
+        set { ends = Ends(initial: ends.initial, final: newValue) }
+    }
+    /// The two states, in an object of their own: they are most of a session's bytes (about
+    /// 0.5 KB each), and a session is copied whole where it is kept (what configuration rules
+    /// read of every session of a run, the sessions a report draws): docs/performance.md,
+    /// "Audit memory".
+    @usableFromInline var ends: Ends
     /// The app's own CoreLocation lines are in the session: without them its callbacks,
     /// deliveries and flags cannot show, so rules that read them are not evaluable.
     public var hasAppLines: Bool
@@ -20,13 +31,39 @@ public struct ReplayedSession: Sendable {
     /// What the session's iOS promises an app built with its Info.plist's SDK; nil for an
     /// unknown version. Worked out once, by the replay: the rules read it at every step.
     public var behaviour: IOSBehaviour?
+
+    init(session: Session, steps: [ReplayStep], plist: AppVersion?, initial: ReplayState, final: ReplayState, hasAppLines: Bool,
+         behaviour: IOSBehaviour?) {
+        self.init(session: session, steps: steps, plist: plist, ends: Ends(initial: initial, final: final), hasAppLines: hasAppLines,
+                  behaviour: behaviour)
+    }
+
+    init(session: Session, steps: [ReplayStep], plist: AppVersion?, ends: Ends, hasAppLines: Bool, behaviour: IOSBehaviour?) {
+        (self.session, self.steps, self.plist, self.ends) = (session, steps, plist, ends)
+        (self.hasAppLines, self.behaviour) = (hasAppLines, behaviour)
+    }
+
+    /// A session's initial and final states.
+    @usableFromInline final class Ends: Sendable {
+        @usableFromInline let initial: ReplayState
+        @usableFromInline let final: ReplayState
+        @usableFromInline init(initial: ReplayState, final: ReplayState) {
+            self.initial = initial
+            self.final = final
+        }
+        /// Both empty: a session known without its states (a settled one, what configuration rules read).
+        static let none = Ends(initial: ReplayState(), final: ReplayState())
+    }
 }
 
 /// Replays the sessions of one app on one device in time order, carrying what iOS
 /// persists from one session to the next and dropping the rest at each launch. The replay
 /// starts from what was known before the first of them (a prune's checkpoint), else from
 /// nothing; `deviceLogs` says which line families the device's logs carry at all.
-package enum Replayer {
+///
+/// One session at a time (`next`), so that a reader that is done with a session's steps
+/// (the audit) need not hold every session's of an app at once.
+package struct Replayer {
     /// The app's own CoreLocation lines: what the app logs of its location manager. A crash
     /// is the app's own line too, but says nothing of its location use (unless it is the
     /// background-flag crash, a configuration fact).
@@ -40,37 +77,42 @@ package enum Replayer {
         appLocationKinds.contains(e.kind) && !(e.kind == .property && e.property == .locationUpdates)
     }
 
-    package static func replay(_ sessions: [Session], plists: AppVersions, from known: ReplayState = ReplayState(),
-                       deviceLogs: DeviceLogs = DeviceLogs(), graceUS: Int64 = 10_000_000) -> [ReplayedSession] {
-        var state = known
+    /// What the sessions replayed so far left.
+    private var state: ReplayState
+    private let plists: AppVersions
+
+    package init(plists: AppVersions, from known: ReplayState = ReplayState(), deviceLogs: DeviceLogs = DeviceLogs(),
+                 graceUS: Int64 = 10_000_000) {
+        state = known
         state.deviceLogs = state.deviceLogs.union(deviceLogs)
         state.graceUS = graceUS
-        var replayed: [ReplayedSession] = []
-        for session in sessions {
-            let plist = plists.inForce(at: session.startUS)
-            let behaviour = session.osVersion.map { IOSBehaviour.of($0, sdk: plist?.facts.buildSDK) }
-            // Install and uninstall lines before the session's first line.
-            for event in session.before { state.apply(event, behaviour) }
-            let hasAppLines = session.events.contains(where: Replayer.isAppsOwnLocationLine)
-            state.startSession(capability: plist.map(\.facts.hasLocationCapability), behaviour: behaviour,
-                               launched: session.events.first?.isLaunch == true, appLines: hasAppLines)
-            let initial = state
-            var steps: [ReplayStep] = []
-            steps.reserveCapacity(session.events.count)
-            var held: HeldState?
-            for event in session.events {
-                // A temporary grant lapses the moment the app stops being in use (v2).
-                state.lapseTemporaryGrants(at: event.timeUS, behaviour)
-                let current = held?.same(as: state) ?? HeldState(state)
-                held = current
-                steps.append(ReplayStep(event: event, state: current))
-                state.apply(event, behaviour)
-                state.refreshUpdatesKeepInUse(at: event.timeUS, behaviour)
-            }
-            replayed.append(ReplayedSession(session: session, steps: steps, plist: plist, initial: initial, final: state,
-                                            hasAppLines: hasAppLines, behaviour: behaviour))
+        self.plists = plists
+    }
+
+    /// Replays the session after the ones replayed so far.
+    package mutating func next(_ session: Session) -> ReplayedSession {
+        let plist = plists.inForce(at: session.startUS)
+        let behaviour = session.osVersion.map { IOSBehaviour.of($0, sdk: plist?.facts.buildSDK) }
+        // Install and uninstall lines before the session's first line.
+        for event in session.before { state.apply(event, behaviour) }
+        let hasAppLines = session.events.contains(where: Replayer.isAppsOwnLocationLine)
+        state.startSession(capability: plist.map(\.facts.hasLocationCapability), behaviour: behaviour,
+                           launched: session.events.first?.isLaunch == true, appLines: hasAppLines)
+        let initial = state
+        var steps: [ReplayStep] = []
+        steps.reserveCapacity(session.events.count)
+        var held: HeldState?
+        for event in session.events {
+            // A temporary grant lapses the moment the app stops being in use (v2).
+            state.lapseTemporaryGrants(at: event.timeUS, behaviour)
+            let current = held?.same(as: state) ?? HeldState(state)
+            held = current
+            steps.append(ReplayStep(event: event, state: current))
+            state.apply(event, behaviour)
+            state.refreshUpdatesKeepInUse(at: event.timeUS, behaviour)
         }
-        return replayed
+        return ReplayedSession(session: session, steps: steps, plist: plist, initial: initial, final: state,
+                               hasAppLines: hasAppLines, behaviour: behaviour)
     }
 }
 
@@ -471,10 +513,28 @@ extension ReplayedSession {
     /// (configuration rules read none).
     package init(settled deviceId: String, bundleId: String, pid: Int64?, startUS: Int64, endUS: Int64, endReason: Session.EndReason,
                  osVersion: IOSVersion?, first: AppEvent?, steps events: [AppEvent], plist: AppVersion?, hasAppLines: Bool) {
-        let none = HeldState(ReplayState())
+        let none = HeldState.none
         let session = Session(row: deviceId, bundleId: bundleId, pid: pid, startUS: startUS, endUS: endUS, endReason: endReason,
                               launchIntent: nil, relaunchService: nil, osVersion: osVersion, events: first.map { [$0] } ?? [])
         self.init(session: session, steps: events.map { ReplayStep(event: $0, state: none) }, plist: plist,
-                  initial: ReplayState(), final: ReplayState(), hasAppLines: hasAppLines, behaviour: nil)
+                  ends: .none, hasAppLines: hasAppLines, behaviour: nil)
     }
+}
+
+extension ReplayedSession {
+    /// The session with the steps `keep` keeps and no state: every step's is an empty one, and
+    /// so are the initial and final states. For readers that read no state (configuration
+    /// rules), so that what they keep of a session does not hold a copy of the state for each
+    /// step that changed it (about 0.5 KB each), nor the session's two.
+    package func stateless(keeping keep: (ReplayStep) -> Bool) -> ReplayedSession {
+        var view = self
+        view.steps = steps.compactMap { keep($0) ? ReplayStep(event: $0.event, state: .none) : nil }
+        view.ends = .none
+        return view
+    }
+}
+
+extension HeldState {
+    /// The state of steps whose readers read none (`ReplayedSession.stateless`, a settled session).
+    static let none = HeldState(ReplayState())
 }

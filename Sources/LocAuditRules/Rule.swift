@@ -301,10 +301,11 @@ extension AppOnVersion {
 
 extension ReplayedSession {
     /// The session as configuration rules read it: only `AppOnVersion.configurationStep`
-    /// steps, and of its events only the first, so that an audit need not keep every event.
+    /// steps, and of its events only the first, so that an audit need not keep every event;
+    /// no state (configuration rules read none), so that it need not keep the sessions'
+    /// states either (as a settled session's view: `ReplayedSession(settled:…)`).
     package var configurationView: ReplayedSession {
-        var view = self
-        view.steps = steps.filter(AppOnVersion.configurationStep)
+        var view = stateless(keeping: AppOnVersion.configurationStep)
         view.session.events = Array(session.events.prefix(1))
         view.session.before = []
         return view

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 import LocAuditModel
 import LocAuditReplay
@@ -93,7 +96,9 @@ package struct AuditInput {
     package mutating func replay(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil, sessions: (() -> Int)? = nil,
                                  _ body: ([ReplayedSession]) throws -> Void) throws {
         try replayApps(graceUS: graceUS, progress: progress, sessions: sessions) { app in
-            if !app.timeline.isEmpty { try body(app.timeline) }
+            var replayer = app.replayer
+            let timeline = app.sessions.map { replayer.next($0) }
+            if !timeline.isEmpty { try body(timeline) }
         }
     }
 
@@ -106,8 +111,11 @@ package struct AuditInput {
         /// The events read, in time order: from the checkpoint's second on, the lines at or
         /// before it (dropped by the replay) among them.
         package var events: [AppEvent]
-        /// Its sessions after the checkpoint, replayed (none when it has no line after it).
-        package var timeline: [ReplayedSession]
+        /// Its sessions after the checkpoint (none when it has no line after it), not replayed yet.
+        package var sessions: [Session]
+        /// What replays them, in order (`Replayer.next`): one at a time, so that the audit holds
+        /// one session's steps and states at once, not every session's of the app.
+        package var replayer: Replayer
         /// Its Info.plists.
         package var plists: AppVersions
         /// The lines `replayApps`' `lines` asked for, by id.
@@ -127,29 +135,39 @@ package struct AuditInput {
         let groups = try scope.groups(db)
         progress?.start("auditing", total: groups.count, unit: "apps")
         for (done, group) in groups.enumerated() {
-            let (deviceId, bundleId) = (group.deviceId, group.bundleId)
             defer { progress?.advance(to: done + 1, detail: "\(ProgressBar.grouped(Int64(sessions?() ?? 0))) sessions") }
-            let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)]
-            let events = try EventScope.load(db, group: group, from: checkpoint?.asOf.timeUS, kinds: kinds, strings: &strings,
-                                             read: &read)
-            self.events += events.count
-            var lines = events[...]
-            var known = ReplayState()
-            if let checkpoint {
-                lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
-                known = checkpoint.state
-            }
-            var timeline: [ReplayedSession] = []
-            if !lines.isEmpty {
-                let sessions = SessionBuilder.sessions(of: lines, versions: versions)
-                timeline = Replayer.replay(sessions, plists: apps[bundleId] ?? AppVersions(), from: known,
-                                           deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
-            }
-            let ids = wanted?(deviceId, bundleId) ?? []
-            let asked = ids.isEmpty ? [:] : try EventScope.load(db, ids: ids, group: group, kinds: kinds, strings: &strings)
-            try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, events: events, timeline: timeline,
-                               plists: apps[bundleId] ?? AppVersions(), lines: asked))
+            let appEvents = try replayApp(group, graceUS: graceUS, versions: versions, kinds: kinds, strings: &strings, read: &read,
+                                          wanted: wanted, body)
+            // The app's events, sessions and steps are free now, but the heap keeps its
+            // high-water mark: after a large app, that memory goes back to the system, so that
+            // what the run keeps of every app does not come on top of it.
+            if appEvents >= FreedMemory.worthGivingBack { FreedMemory.giveBack() }
         }
+    }
+
+    /// One app on one device of `replayApps`; returns the events it read.
+    private mutating func replayApp(_ group: EventGroup, graceUS: Int64, versions: [Int64: IOSVersion], kinds: [EventKind?],
+                                    strings: inout StringTable, read: inout Int, wanted: ((String, String) -> [Int64])?,
+                                    _ body: (AppReplay) throws -> Void) throws -> Int {
+        let (deviceId, bundleId) = (group.deviceId, group.bundleId)
+        let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)]
+        let events = try EventScope.load(db, group: group, from: checkpoint?.asOf.timeUS, kinds: kinds, strings: &strings,
+                                         read: &read)
+        self.events += events.count
+        var lines = events[...]
+        var known = ReplayState()
+        if let checkpoint {
+            lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
+            known = checkpoint.state
+        }
+        let sessions = lines.isEmpty ? [] : SessionBuilder.sessions(of: lines, versions: versions)
+        let replayer = Replayer(plists: apps[bundleId] ?? AppVersions(), from: known,
+                                deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
+        let ids = wanted?(deviceId, bundleId) ?? []
+        let asked = ids.isEmpty ? [:] : try EventScope.load(db, ids: ids, group: group, kinds: kinds, strings: &strings)
+        try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, events: events, sessions: sessions,
+                           replayer: replayer, plists: apps[bundleId] ?? AppVersions(), lines: asked))
+        return events.count
     }
 
     /// Every app's sessions on every device, replayed (`replay`, all held at once).
@@ -170,5 +188,21 @@ extension Store {
             var input = try AuditInput.load(db, scope: scope)
             return try body(&input)
         }
+    }
+}
+
+/// Memory `malloc` holds free, given back to the system.
+package enum FreedMemory {
+    /// An app's events from which its replay's memory is worth giving back (7 MB of event
+    /// objects alone): a call walks the heap, so not after every small app of a fleet.
+    static let worthGivingBack = 1 << 16
+
+    /// glibc's `malloc_trim(0)` (looked up: Swift's Glibc module does not declare it);
+    /// nothing where there is none.
+    package static func giveBack() {
+        #if os(Linux)
+        guard let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
+        #endif
     }
 }

@@ -108,7 +108,7 @@ extension AppEvent {
         let value: Int64? = from(.value).flatMap { s, i in sqlite3_column_type(s, i) == SQLITE_INTEGER ? sqlite3_column_int64(s, i) : nil }
         return AppEvent(
             id: required(.id), kind: kind, timeUS: required(.timeUS),
-            deviceId: group.deviceId, bundleId: group.bundleId, appPid: int(.appPid),
+            owner: group.owner, appPid: int(.appPid),
             sourceId: required(.sourceId), line: Int(truncatingIfNeeded: required(.line)), statusText: statusText,
             accuracy: text(.accuracy).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(.temporary),
             provisional: flag(.provisional), reason: text(.reason), appState: text(.appState).flatMap(AppState.init(rawValue:)),
@@ -160,6 +160,13 @@ struct EventGroup {
     /// Their ids in `names`.
     var device: Int64
     var bundle: Int64
+    /// The two as the group's events hold them: one object for them all.
+    let owner: AppEvent.Owner
+
+    init(deviceId: String, bundleId: String, device: Int64, bundle: Int64) {
+        (self.deviceId, self.bundleId, self.device, self.bundle) = (deviceId, bundleId, device, bundle)
+        owner = AppEvent.Owner(deviceId: deviceId, bundleId: bundleId)
+    }
 }
 
 extension EventScope {

@@ -103,9 +103,22 @@ struct StoredChecks: Codable {
     /// "Audit in bulk"). Only for what needs no escaping and sorts alike under any order
     /// (printable ASCII without `"` and `\`; keys of lower-case letters, digits and `-`, as
     /// rule identifiers are): anything else goes through `jsonText`.
+    ///
+    /// Two passes, the first counting the bytes, the second writing them into the string's own
+    /// storage: one buffer of the text's size, not a growing array and its copy (16 MB each at
+    /// 4 GiB of logs, when the audit's memory peaks: docs/performance.md, "Audit memory").
     var json: String {
-        var out = JSONBytes()
-        out.bytes.reserveCapacity(subjects.count * 700)
+        var counted = JSONBytes(into: nil)
+        guard write(&counted) else { return jsonText(self) }
+        return String(unsafeUninitializedCapacity: counted.count) { buffer in
+            var out = JSONBytes(into: buffer.baseAddress)
+            _ = write(&out)
+            return out.count
+        }
+    }
+
+    /// Writes `json`'s bytes to `out`; false (stopping there) at a string or key it cannot write.
+    private func write(_ out: inout JSONBytes) -> Bool {
         out.raw("{\"subjects\":[")
         for (n, s) in subjects.enumerated() {
             if n > 0 { out.raw(",") }
@@ -115,11 +128,11 @@ struct StoredChecks: Codable {
                 out.raw("\"findings\":{")
                 for (i, rule) in findings.keys.sorted().enumerated() {
                     if i > 0 { out.raw(",") }
-                    guard out.key(rule) else { return jsonText(self) }
+                    guard out.key(rule) else { return false }
                     out.raw(":[")
                     for (j, fingerprint) in findings[rule]!.enumerated() {
                         if j > 0 { out.raw(",") }
-                        guard out.string(fingerprint) else { return jsonText(self) }
+                        guard out.string(fingerprint) else { return false }
                     }
                     out.raw("]")
                 }
@@ -129,9 +142,9 @@ struct StoredChecks: Codable {
                 out.raw("\"notEvaluable\":{")
                 for (i, rule) in notEvaluable.keys.sorted().enumerated() {
                     if i > 0 { out.raw(",") }
-                    guard out.key(rule) else { return jsonText(self) }
+                    guard out.key(rule) else { return false }
                     out.raw(":")
-                    guard out.string(notEvaluable[rule]!) else { return jsonText(self) }
+                    guard out.string(notEvaluable[rule]!) else { return false }
                 }
                 out.raw("},")
             }
@@ -139,23 +152,36 @@ struct StoredChecks: Codable {
                 out.raw("\"passed\":[")
                 for (i, rule) in passed.enumerated() {
                     if i > 0 { out.raw(",") }
-                    guard out.string(rule) else { return jsonText(self) }
+                    guard out.string(rule) else { return false }
                 }
                 out.raw("],")
             }
             out.raw("\"subject\":")
-            guard out.string(s.subject) else { return jsonText(self) }
+            guard out.string(s.subject) else { return false }
             out.raw("}")
         }
         out.raw("]}")
-        return String(decoding: out.bytes, as: UTF8.self)
+        return true
     }
 
-    /// JSON written as bytes: a string only when it needs no escape (else the caller falls back).
+    /// JSON written as bytes: a string only when it needs no escape (else the caller falls
+    /// back). Into `base` (at least `count` bytes, as a counting pass found), or, without
+    /// one, only counted.
     private struct JSONBytes {
-        var bytes: [UInt8] = []
+        let base: UnsafeMutablePointer<UInt8>?
+        private(set) var count = 0
+        init(into base: UnsafeMutablePointer<UInt8>?) { self.base = base }
+
+        private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if let base, let from = bytes.baseAddress { (base + count).update(from: from, count: bytes.count) }
+            count += bytes.count
+        }
+        private mutating func append(_ byte: UInt8) {
+            base?[count] = byte
+            count += 1
+        }
         mutating func raw(_ s: StaticString) {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+            append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
         }
         /// `"s"` when `s` is printable ASCII without `"` and `\`; false (nothing written) otherwise.
         mutating func string(_ s: String) -> Bool { quoted(s) { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }
@@ -165,9 +191,9 @@ struct StoredChecks: Codable {
             var s = s
             return s.withUTF8 { b in
                 for c in b where !allowed(c) { return false }
-                bytes.append(0x22)
-                bytes.append(contentsOf: b)
-                bytes.append(0x22)
+                append(0x22)
+                append(b)
+                append(0x22)
                 return true
             }
         }
