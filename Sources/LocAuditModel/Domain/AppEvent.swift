@@ -43,7 +43,7 @@ public final class AppEvent: Sendable {
     }
 
     /// The fields a delivery leaves empty.
-    @usableFromInline final class Rare: Sendable {
+    @usableFromInline package final class Rare: Sendable {
         @usableFromInline let statusText: String?
         @usableFromInline let accuracy: AccuracyAuthorization?
         @usableFromInline let temporary: Bool?
@@ -63,11 +63,21 @@ public final class AppEvent: Sendable {
         @usableFromInline let userKill: Bool?
         @usableFromInline let status: AuthorizationStatus?
 
-        @inlinable init(statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?, provisional: Bool?,
-                        reason: String?, appState: AppState?, service: LocationService?, call: String?,
-                        property: ManagerProperty?, value: Int64?, promptKind: PromptKind?, promptOptions: [PromptChoice],
-                        choice: PromptChoice?, purposeKey: String?, visible: Bool?, intent: String?, userKill: Bool?,
-                        status: AuthorizationStatus?) {
+        /// The fields as stored, the vocabulary columns typed here; nil when every one is
+        /// empty (or, typed, outside the vocabulary).
+        @inlinable package init?(statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?, provisional: Bool?,
+                                 reason: String?, appState: AppState?, service: LocationService?, call: String?,
+                                 property: String?, value: Int64?, promptKind: String?, promptOptions: String?,
+                                 choice: String?, purposeKey: String?, visible: Bool?, intent: String?, userKill: Bool?) {
+            let property = property.flatMap(ManagerProperty.init(rawValue:))
+            let promptKind = promptKind.map(PromptKind.init(rawValue:))
+            let options = promptOptions == nil ? [] : PromptChoice.options(promptOptions)
+            let choice = choice.flatMap(PromptChoice.init(rawValue:))
+            if statusText == nil, accuracy == nil, temporary == nil, provisional == nil, reason == nil, appState == nil,
+               service == nil, call == nil, property == nil, value == nil, promptKind == nil, options.isEmpty, choice == nil,
+               purposeKey == nil, visible == nil, intent == nil, userKill == nil {
+                return nil
+            }
             self.statusText = statusText
             self.accuracy = accuracy
             self.temporary = temporary
@@ -79,13 +89,13 @@ public final class AppEvent: Sendable {
             self.property = property
             self.value = value
             self.promptKind = promptKind
-            self.promptOptions = promptOptions
+            self.promptOptions = options
             self.choice = choice
             self.purposeKey = purposeKey
             self.visible = visible
             self.intent = intent
             self.userKill = userKill
-            self.status = status
+            self.status = statusText.flatMap(AuthorizationStatus.init(rawValue:))
         }
     }
 
@@ -116,15 +126,11 @@ public final class AppEvent: Sendable {
     @inlinable public var userKill: Bool? { rare?.userKill }
     @inlinable public var status: AuthorizationStatus? { rare?.status }
 
-    /// Every field as read (the store's `events` reader fills it, once a row: inlinable there);
-    /// the vocabulary columns as stored, typed here; the device and app an `Owner` the caller
-    /// shares among the events it reads.
-    @inlinable package init(id: Int64, kind: EventKind, timeUS: Int64, owner: Owner, appPid: Int64?,
-                 sourceId: Int64, line: Int, statusText: String?, accuracy: AccuracyAuthorization?, temporary: Bool?,
-                 provisional: Bool?, reason: String?, appState: AppState?, service: LocationService?, call: String?,
-                 horizontalAccuracy: Double?, locationPrivate: Bool, property: String?, value: Int64?,
-                 promptKind: String?, promptOptions: String?, choice: String?, purposeKey: String?, visible: Bool?,
-                 intent: String?, fingerprint: Int64, userKill: Bool?, status: AuthorizationStatus?) {
+    /// The fields every event fills, and the others (`Rare`, nil for most deliveries): the
+    /// store's `events` reader makes both, once a row (inlinable there); the device and app are
+    /// an `Owner` the caller shares among the events it reads.
+    @inlinable package init(id: Int64, kind: EventKind, timeUS: Int64, owner: Owner, appPid: Int64?, sourceId: Int64,
+                            line: Int, fingerprint: Int64, horizontalAccuracy: Double?, locationPrivate: Bool, rare: Rare?) {
         self.id = id
         self.kind = kind
         self.timeUS = timeUS
@@ -132,23 +138,10 @@ public final class AppEvent: Sendable {
         self.appPid = appPid
         self.sourceId = sourceId
         self.line = line
+        self.fingerprint = fingerprint
         self.horizontalAccuracy = horizontalAccuracy
         self.locationPrivate = locationPrivate
-        self.fingerprint = fingerprint
-        let property = property.flatMap(ManagerProperty.init(rawValue:))
-        let promptKind = promptKind.map(PromptKind.init(rawValue:))
-        let options = promptOptions == nil ? [] : PromptChoice.options(promptOptions)
-        let choice = choice.flatMap(PromptChoice.init(rawValue:))
-        if statusText == nil, accuracy == nil, temporary == nil, provisional == nil, reason == nil, appState == nil,
-           service == nil, call == nil, property == nil, value == nil, promptKind == nil, options.isEmpty, choice == nil,
-           purposeKey == nil, visible == nil, intent == nil, userKill == nil, status == nil {
-            self.rare = nil
-        } else {
-            self.rare = Rare(statusText: statusText, accuracy: accuracy, temporary: temporary, provisional: provisional,
-                             reason: reason, appState: appState, service: service, call: call, property: property,
-                             value: value, promptKind: promptKind, promptOptions: options, choice: choice,
-                             purposeKey: purposeKey, visible: visible, intent: intent, userKill: userKill, status: status)
-        }
+        self.rare = rare
     }
 
     /// Why a status or accuracy changed, when the line says it in the vocabulary; nil for

@@ -104,22 +104,19 @@ extension AppEvent {
         func flag(_ c: ReadColumn) -> Bool? { int(c).map { $0 != 0 } }
         let kindRef = required(.kind)
         guard kindRef >= 0, kindRef < kinds.count, let kind = kinds[Int(kindRef)] else { return nil }
-        let statusText = text(.status)
-        let value: Int64? = from(.value).flatMap { s, i in sqlite3_column_type(s, i) == SQLITE_INTEGER ? sqlite3_column_int64(s, i) : nil }
-        return AppEvent(
-            id: required(.id), kind: kind, timeUS: required(.timeUS),
-            owner: group.owner, appPid: int(.appPid),
-            sourceId: required(.sourceId), line: Int(truncatingIfNeeded: required(.line)), statusText: statusText,
-            accuracy: text(.accuracy).flatMap(AccuracyAuthorization.init(rawValue:)), temporary: flag(.temporary),
-            provisional: flag(.provisional), reason: text(.reason), appState: text(.appState).flatMap(AppState.init(rawValue:)),
-            service: text(.service).flatMap(LocationService.init(rawValue:)), call: text(.call),
-            horizontalAccuracy: real(.horizontalAccuracy),
-            locationPrivate: int(.locationPrivate) == 1, property: text(.property),
-            value: value,
+        // The rare fields only for a row that fills one (`rare` is then its row by id).
+        let fields = rare == nil ? nil : AppEvent.Rare(
+            statusText: text(.status), accuracy: text(.accuracy).flatMap(AccuracyAuthorization.init(rawValue:)),
+            temporary: flag(.temporary), provisional: flag(.provisional), reason: text(.reason),
+            appState: text(.appState).flatMap(AppState.init(rawValue:)), service: text(.service).flatMap(LocationService.init(rawValue:)),
+            call: text(.call), property: text(.property),
+            value: from(.value).flatMap { s, i in sqlite3_column_type(s, i) == SQLITE_INTEGER ? sqlite3_column_int64(s, i) : nil },
             promptKind: text(.promptKind), promptOptions: text(.promptOptions), choice: text(.choice),
-            purposeKey: text(.purposeKey), visible: flag(.visible), intent: text(.intent),
-            fingerprint: required(.fingerprint), userKill: flag(.userKill),
-            status: statusText.flatMap(AuthorizationStatus.init(rawValue:)))
+            purposeKey: text(.purposeKey), visible: flag(.visible), intent: text(.intent), userKill: flag(.userKill))
+        return AppEvent(
+            id: required(.id), kind: kind, timeUS: required(.timeUS), owner: group.owner, appPid: int(.appPid),
+            sourceId: required(.sourceId), line: Int(truncatingIfNeeded: required(.line)), fingerprint: required(.fingerprint),
+            horizontalAccuracy: real(.horizontalAccuracy), locationPrivate: int(.locationPrivate) == 1, rare: fields)
     }
 }
 
