@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditIngest
 @testable import LocAuditModel
 
@@ -157,7 +158,7 @@ private func line(_ device: String, _ message: String) -> String {
     "echo '\(syslogLine("Nov 27 09:14:07", "locationd", 66, message, device: device))'"
 }
 
-@Suite(.serialized) struct CaptureTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct CaptureTests {
     static let ipad = "00008103-001A2B3C4D5E6F70"
     static let phone = "00008110-000A1B2C3D4E5F60"
 

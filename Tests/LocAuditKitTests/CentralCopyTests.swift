@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PostgresNIO
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditCentral
 import LocAuditStore
 
@@ -22,7 +23,7 @@ enum Nasty {
                                     .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e16, 1e-7, 123456789.125, .infinity, -.infinity]
 }
 
-@Suite struct CopyTextTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct CopyTextTests {
     static func line(_ body: (inout CopyText) -> Void) -> String {
         var encoder = CopyText()
         body(&encoder)
@@ -94,7 +95,7 @@ enum Nasty {
 }
 
 /// COPY's text, as this encoder writes it, read by a real PostgreSQL server.
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.endToEnd), .ownThreads)
 struct CentralCopyTests {
     @Test("nasty text, integers and doubles sent by COPY read back equal from PostgreSQL (NUL as U+FFFD), doubles bit for bit")
     func copyReadsBackEqual() async throws {

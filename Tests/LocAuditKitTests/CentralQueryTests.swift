@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditCentral
 @testable import LocAuditStore
 
 /// `:name` parameters of the saved queries, as PostgreSQL's `$1…`: no server needed.
-@Suite struct CentralParameterTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct CentralParameterTests {
     typealias Statement = CentralQuery.Statement
 
     @Test("a :: cast, a ':x' in a string, a comment, a quoted identifier, a dollar-quoted string keep their colons")
@@ -57,7 +58,7 @@ import Testing
 
 /// `query` and `stats` on the central store, against a real server (PostgresCluster) holding
 /// the pushed samples.
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.endToEnd), .ownThreads)
 struct CentralQueryTests {
     /// README's first command into a store of the test's own, audited, by the real binary.
     static func samplesHost() throws -> (Workspace, String) {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// What a nightly inbox holds besides good logs, through the real binary: logs of devices in
 /// other zones (the inventory's `time_zone`, `run --tz`), files that fail night after night
 /// (moved to `inbox/failed/` on the third), and files that are no log at all (ignored).
-@Suite(.serialized) struct NightlyInputsTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct NightlyInputsTests {
     /// A zone-less idevicesyslog log: five deliveries from 10:00:01 local time on 2026-11-20
     /// (the pid tells the logs of several devices apart: a content is stored once).
     static func log(pid: Int = 412) -> String {
@@ -15,7 +16,7 @@ import Testing
 
     /// `locaudit run` on an inbox, a moment after it was written (`--settle 0`).
     func run(_ ws: Workspace, _ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
-        try LocAuditKitTests.run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("inbox").path, "--db", ws.store.path,
+        try LocAuditUnitTests.run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("inbox").path, "--db", ws.store.path,
                                                      "--settle", "0"] + arguments)
     }
 

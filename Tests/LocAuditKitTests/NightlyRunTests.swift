@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditAudit
 @testable import LocAuditIngest
 @testable import LocAuditModel
@@ -41,7 +42,7 @@ func settled(_ options: RunOptions) -> RunOptions {
 }
 
 /// `locaudit run` end to end, with the real binary where processes matter.
-@Suite(.serialized) struct NightlyRunTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct NightlyRunTests {
     @Test("a fleet inbox goes in, is audited, reported and archived; a second run is a no-op")
     func inboxTwiceThenArchive() throws {
         let ws = try Workspace()
@@ -303,7 +304,7 @@ func settled(_ options: RunOptions) -> RunOptions {
 }
 
 /// Device facts for fleet files: sidecar, inventory, neither.
-@Suite struct DeviceFactsLookupTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct DeviceFactsLookupTests {
     @Test("a sidecar wins, the inventory fills logs without one, the rest are reported unknown")
     func sidecarInventoryUnknown() throws {
         let ws = try Workspace()

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditRead
 @testable import LocAuditStore
 #if canImport(Glibc)
@@ -64,7 +65,7 @@ private final class SocketListener: @unchecked Sendable {
 }
 
 /// Nothing locaudit writes destroys anything, and output never fails silently (issue 8).
-@Suite struct OutputTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct OutputTests {
     // MARK: Report paths that are not regular files
 
     @Test("a report to a character device writes to it and leaves the device in place", .enabled(if: isRoot, "mknod needs root"))

@@ -1,4 +1,5 @@
 import Foundation
+@testable import LocAuditUnitTests
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditRead
 @testable import LocAuditStore
 
@@ -51,7 +52,7 @@ func runOnTerminal(_ executable: String, _ arguments: [String], directory: URL? 
 }
 
 /// Progress bars of `ingest`, `audit` and `run`: on a terminal only.
-@Suite struct ProgressTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ProgressTests {
     /// A store holding the samples, and a night's inbox of two generated devices.
     static func store() throws -> Workspace {
         let ws = try Workspace()

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditStore
 
 /// `locaudit query` prints rows as SQLite steps to them (issue 24, point 8): its memory does
 /// not grow with the result, `| head` gets the first rows at once and ends the query, and
 /// `--timeout` stops a statement that runs too long. The output is what it was.
-@Suite struct QueryStreamTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct QueryStreamTests {
     /// Every row of an endless statement: `x` from 1 on.
     static let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
 

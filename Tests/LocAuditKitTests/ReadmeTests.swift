@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// The `console` blocks of README.md, run as a reader would type them.
 ///
@@ -146,7 +147,7 @@ enum ReadmeConsole {
     }
 }
 
-@Suite struct ReadmeTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ReadmeTests {
     @Test("README's console blocks are what the commands print: counts, verdict lines and exit codes", .timeLimit(.minutes(3)))
     func consoleBlocks() throws {
         let blocks = ReadmeConsole.blocks(try String(contentsOf: ReadmeConsole.readme, encoding: .utf8))

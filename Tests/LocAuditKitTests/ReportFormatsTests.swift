@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditModel
 @testable import LocAuditRules
 @testable import LocAuditReport
@@ -11,7 +12,7 @@ import Testing
 /// binary where a user sees them: who owns each rule and what to do, device names and app
 /// versions in every format, SARIF valid against the official schema, JUnit names that stay
 /// from night to night, stable codes for not-evaluable reasons.
-@Suite struct ReportFormatsTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ReportFormatsTests {
     /// A store holding the missing-blue-bar sample (device `qa-iphone6s-12`, Runner 3.2.0)
     /// for one night or two: the second night the same behaviour by another process, a day later.
     final class Nights: Sendable {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// `scripts/setup.sh`, what the README's first two commands run on a fresh machine. It runs
 /// here against fake `dpkg`, `apt-get` and `id` (a PATH of nothing else), so that no test ever
 /// installs or removes a real package: the fakes record what the script asked for.
-@Suite struct SetupScriptTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct SetupScriptTests {
     /// A PATH holding only `bash` and the fakes; `installed` are the packages dpkg knows,
     /// `commands` the programs found on PATH.
     struct FakeSystem {

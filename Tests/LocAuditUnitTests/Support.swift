@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import GRDB
 @testable import LocAuditIngest
@@ -28,7 +29,7 @@ final class Workspace: Sendable {
     @discardableResult
     func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
 
-    /// Writes `text` gzipped with the real gzip.
+    /// Writes `text` gzipped (`gzip`: zlib, in this process).
     @discardableResult
     func writeGzip(_ name: String, _ text: String) throws -> String {
         try write(name, try gzip(Array(text.utf8)))
@@ -86,27 +87,49 @@ func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, env
     return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
+/// `bytes` as one gzip member (no name, no time: what `gzip -c -n` writes), deflated by zlib in
+/// this process, so that a unit test starts no program. zlib, not the package's own writer
+/// (GzipMemberFile): the reader under test is not checked against its own twin. InflateTests
+/// reads what the gzip program writes.
 func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "gzip -c -n"]
-    let out = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardInput = input
-    try process.run()
-    let writer = Thread { input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close() }
-    writer.start()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Array(data)
+    var stream = z_stream()
+    guard locaudit_deflateInit2(&stream, 6, 15 + 16) == Z_OK else { throw GzipFailure(step: "deflateInit2") }
+    defer { deflateEnd(&stream) }
+    var input = bytes
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var status = Z_OK
+    try input.withUnsafeMutableBufferPointer { inBuffer in
+        stream.next_in = inBuffer.baseAddress
+        stream.avail_in = uInt(inBuffer.count)
+        repeat {
+            try chunk.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                status = deflate(&stream, Z_FINISH)
+                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else { throw GzipFailure(step: "deflate \(status)") }
+                out += outBuffer[0..<(outBuffer.count - Int(stream.avail_out))]
+            }
+        } while status != Z_STREAM_END
+    }
+    return out
+}
+
+struct GzipFailure: Error, CustomStringConvertible {
+    let step: String
+    var description: String { "zlib failed: \(step)" }
 }
 
 /// The package root, found from this file.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The real files from public sources (`Fixtures/real/`, a resource of this target, read as
-/// `Expected/` is: from the test bundle), byte for byte as they were published.
-let realFixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/real")
+/// The test files of the repository: `Expected/` (reporter outputs) and `Fixtures/` (the real
+/// files from public sources, byte for byte as they were published), in LocAuditKitTests'
+/// folder (that target also copies them as its resources). Read in place, by both targets.
+let testFiles = packageRoot.appendingPathComponent("Tests/LocAuditKitTests")
+
+/// The real files from public sources (`Fixtures/real/`).
+let realFixtures = testFiles.appendingPathComponent("Fixtures/real")
 
 /// The `locaudit` executable built alongside the tests, or `$LOCAUDIT_TEST_EXECUTABLE` (to run
 /// a test against another build: an older one shows that the test fails without the change).

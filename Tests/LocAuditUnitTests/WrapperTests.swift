@@ -10,7 +10,7 @@ import Testing
 /// console are containers; every line of every log is read or counted as skipped with a
 /// reason, whatever the detection guessed.
 @Suite struct WrapperTests {
-    static let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/wrappers")
+    static let fixtures = testFiles.appendingPathComponent("Fixtures/wrappers")
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
@@ -104,22 +104,6 @@ import Testing
             Self.expectEveryLineCounted(parser.counts, lines: c.lines, "\(c.file) in chunks of \(chunk)")
             #expect(parser.counts.linesSkipped == c.skipped.values.reduce(0, +))
         }
-    }
-
-    @Test("watch reads a tool's log as ingest does, and its live source records the tool", arguments: ["qa-ipad-2021-03-02-appium-syslog.log", "flutter-run-v-2019-05-07.log"])
-    func watchReadsWrapped(_ name: String) throws {
-        let c = try #require(Self.cases.first { $0.file == name })
-        let ws = try Workspace()
-        let db = ws.dir.appendingPathComponent("watch.sqlite").path
-        let result = try run(locauditExecutable, ["watch", "--db", db], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture(name)))))
-        #expect(result.status == 0, "\(result.stderr)")
-        let row = try #require(try DatabaseQueue(path: db).read { try Row.fetchOne($0, sql: "SELECT container, wrapper, lines_read, events, skipped FROM sources") })
-        #expect(row["container"] as String == c.container)
-        #expect(row["wrapper"] as String? == c.wrapper)
-        #expect(row["lines_read"] as Int == c.lines)
-        #expect(row["events"] as Int == c.eventLines.count)
-        let skipped = try JSONDecoder().decode([String: Int].self, from: Data((row["skipped"] as String).utf8))
-        #expect(skipped == c.skipped)
     }
 
     @Test("the wrapped logs' text summary names the tool")
@@ -258,18 +242,6 @@ import Testing
             // The delivery's message is the line itself, no newline after it.
             #expect(sink.events.count == 1)
             #expect(sink.events.first?.split(separator: " ")[3] == "\(delivery.utf8.count)")
-        }
-    }
-
-    @Test("every sample and real fixture: each line read or counted as skipped", arguments: try sampleFiles())
-    func everyFileCountsEveryLine(_ path: String) throws {
-        let bytes = try BlankLineTests.content(path)
-        guard let container = Container.detect(bytes), container.isLog, container != .sysdiagnose else { return }
-        let (parser, _) = try Self.parse(bytes)
-        if !bytes.contains(0) {
-            Self.expectEveryLineCounted(parser.counts, lines: Self.lineCount(bytes), path)
-        } else {
-            #expect(parser.counts.linesInRecords + parser.counts.linesSkipped == parser.counts.linesRead, "\(path)")
         }
     }
 

@@ -365,24 +365,6 @@ import Testing
         #expect(back.accuracy == .unknown && back.accuracy.basis == nil)
     }
 
-    // MARK: What the rules read
-
-    @Test("locaudit rules lists, for each rule, the facts it reads, and how each fact is known")
-    func rulesListFacts() throws {
-        let result = try run(locauditExecutable, ["rules"])
-        #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for rule in RuleRegistry.descriptions {
-            let i = try #require(lines.firstIndex { $0.hasPrefix(rule.identifier + " ") }, "\(rule.identifier)")
-            #expect(lines[i + 1].trimmingCharacters(in: .whitespaces).hasPrefix("reads: "), "\(rule.identifier)")
-            #expect(!rule.facts.isEmpty, "\(rule.identifier) names no fact")
-        }
-        for fact in ["app state", "blue bar", "background flag", "authorization status"] {
-            #expect(lines.contains(fact), "the legend explains \(fact)")
-        }
-        #expect(result.stdout.contains("  unknown: app state unknown (no app-state or launch line)"))
-    }
-
     // MARK: The timeline
 
     @Test("the HTML timeline draws an unknown app state and blue bar hatched, not as foreground or hidden")

@@ -20,9 +20,9 @@ import Testing
         let text = Self.allExampleText
         let name = "Expected/rule-examples.txt"
         if ProcessInfo.processInfo.environment["LOCAUDIT_WRITE_EXPECTED"] == "1" {
-            try text.write(to: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name), atomically: true, encoding: .utf8)
+            try text.write(to: testFiles.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
-        let expected = try String(contentsOf: try #require(Bundle.module.resourceURL).appendingPathComponent(name), encoding: .utf8)
+        let expected = try String(contentsOf: testFiles.appendingPathComponent(name), encoding: .utf8)
         guard text != expected else { return }
         let actual = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-rule-examples-actual.txt")
         try text.write(to: actual, atomically: true, encoding: .utf8)

@@ -9,11 +9,6 @@ import Testing
 @testable import LocAuditReport
 @testable import LocAuditStore
 
-extension Tag {
-    /// Slow tests that drive a real program outside the package (a browser).
-    @Tag static var endToEnd: Self
-}
-
 /// An audit of ingested logs, with what the HTML report reads from the store.
 struct RenderedAudit {
     var report: AuditReport
@@ -92,10 +87,10 @@ struct RenderedAudit {
         options.version = "0.0.0-test"
         let html = audit.html(options)
         if ProcessInfo.processInfo.environment["LOCAUDIT_WRITE_EXPECTED"] == "1" {
-            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Expected/report.html")
+            let source = testFiles.appendingPathComponent("Expected/report.html")
             try html.write(to: source, atomically: true, encoding: .utf8)
         }
-        let expectedURL = try #require(Bundle.module.resourceURL).appendingPathComponent("Expected/report.html")
+        let expectedURL = testFiles.appendingPathComponent("Expected/report.html")
         let expected = try String(contentsOf: expectedURL, encoding: .utf8)
         if html != expected {
             let actual = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-report-actual.html")
@@ -279,42 +274,6 @@ struct RenderedAudit {
         """
     }
 
-    @Test("in headless Chromium, clicking a severity, an app and a rule hides the other findings (and the choices combine); the report opens on the findings; screenshots at 1400 and 760 px",
-          .tags(.endToEnd), .timeLimit(.minutes(3)), .needsChromium)
-    func filtersInChromium() throws {
-        let chromium = try Chromium.required()
-        let (ws, audit) = try RenderedAudit.samples()
-        let findings = audit.report.findings
-        let filters = FindingFilters(findings)
-        let ids = findings.indices.map { "finding-\($0 + 1)" }
-        func expected(_ keep: (Finding) -> Bool) -> [String] { findings.indices.filter { keep(findings[$0]) }.map { ids[$0] } }
-        // The app and rule with the most findings (2nd app in name order when it has a high finding too).
-        let app = filters.apps.indices.max { filters.apps[$0].1 < filters.apps[$1].1 }!
-        let rule = filters.rules.indices.max { filters.rules[$0].1 < filters.rules[$1].1 }!
-        let html = audit.html()
-        let result: Filtered = try chromium.evaluate(html, script: Self.filterScript(app: app + 1, rule: rule + 1), in: ws.dir,
-                                                     width: 1400, height: 900)
-        #expect(result.all == ids)
-        #expect(result.high == expected { $0.severity == .high } && !result.high.isEmpty)
-        #expect(result.highAndApp == expected { $0.severity == .high && $0.bundleId == filters.apps[app].0 })
-        #expect(result.app == expected { $0.bundleId == filters.apps[app].0 } && result.app.count < ids.count)
-        #expect(result.rule == expected { $0.rule == filters.rules[rule].0 } && result.rule.count < ids.count)
-        #expect(result.reset == ids)
-        #expect(result.checked == ["f-sev-all", "f-app-all", "f-rule-all"])
-        #expect(result.findingsTop < 900, "the findings do not start on the first screen: at \(result.findingsTop) px")
-
-        // The page as written (its CSP, no script), and a copy that opens narrowed to high
-        // findings (the `checked` moved, no script either): screenshots at both widths.
-        try TestScreenshots.take(chromium, html: html, name: "report", in: ws.dir)
-        let narrowed = html.replacingOccurrences(of: "id=\"f-sev-all\" checked>", with: "id=\"f-sev-all\">")
-            .replacingOccurrences(of: "id=\"f-sev-high\">", with: "id=\"f-sev-high\" checked>")
-        #expect(narrowed.contains("id=\"f-sev-high\" checked>") && !narrowed.contains("id=\"f-sev-all\" checked>"))
-        try TestScreenshots.take(chromium, html: narrowed, name: "report-high-only", in: ws.dir)
-        // The tiny audit's page down to its timeline, with its prompts lane.
-        let (tinyWS, tiny) = try Self.tinyAudit()
-        try TestScreenshots.take(chromium, html: tiny.html(), name: "report-prompts", in: tinyWS.dir, showing: "#session-1")
-    }
-
     // MARK: Verdict
 
     static func report(findings: [Finding] = [], evaluated: Int) -> AuditReport {
@@ -468,132 +427,6 @@ struct RenderedAudit {
 
     // MARK: In a real browser
 
-    @Test("the sample report renders in headless Chromium: verdict, a timeline per session with findings, findings linked to their evidence, a non-blank screenshot",
-          .tags(.endToEnd), .timeLimit(.minutes(2)), .needsChromium)
-    func chromium() throws {
-        let chromium = try Chromium.required()
-        let (ws, audit) = try RenderedAudit.samples()
-        let page = ws.dir.appendingPathComponent("report.html")
-        try audit.html().write(to: page, atomically: true, encoding: .utf8)
-
-        let dom = try chromium.dumpDOM(page, profile: ws.dir.appendingPathComponent("chromium-profile"))
-        #expect(dom.contains("FAIL: 16 findings (2 critical, 9 high, 3 medium, 2 low)"))
-        #expect(dom.contains("<title>Location permission audit: FAIL: 16 findings"))
-        let sessions = Set(audit.report.findings.compactMap { f in f.sessionStart.map { "\(f.device) \(f.bundleId) \(f.pid ?? -1) \($0)" } })
-        #expect(sessions.count == 12)
-        #expect(occurrences(of: "<svg class=\"timeline\"", in: dom) == sessions.count)
-        #expect(occurrences(of: "<svg class=\"timeline\"", in: dom) == audit.timelines.count)
-
-        let ids = Set(captures(#/ id="([^"]+)"/#, in: dom))
-        let targets = captures(#/ href="#([^"]+)"/#, in: dom)
-        #expect(!targets.isEmpty)
-        #expect(Set(targets).subtracting(ids).isEmpty, "links to nothing: \(Set(targets).subtracting(ids).sorted())")
-        for (i, finding) in audit.report.findings.enumerated() {
-            #expect(ids.contains("finding-\(i + 1)"))
-            for id in finding.evidence.compactMap(\.event) {
-                #expect(ids.contains("ev-\(id)") && targets.contains("ev-\(id)"), "finding \(i + 1): evidence \(id) not linked")
-            }
-        }
-        // Each timeline's finding marks lead to findings.
-        #expect(occurrences(of: "<a href=\"#finding-", in: dom) >= audit.timelines.map(\.findings.count).reduce(0, +))
-        #expect(!dom.contains("<script"))
-        // Nothing from the network: the only url() is the page's own hatch pattern for unknown values.
-        #expect(!dom.contains("src=\"http") && !dom.contains("href=\"http") && !dom.replacingOccurrences(of: "url(#unknown-hatch)", with: "").contains("url("))
-
-        let screenshot = ws.dir.appendingPathComponent("report.png")
-        try chromium.screenshot(page, to: screenshot, profile: ws.dir.appendingPathComponent("chromium-profile"))
-        let png = try Data(contentsOf: screenshot)
-        try Chromium.keep([page, screenshot])
-        let size = try #require(pngSize(png))
-        #expect(size.width == 1280 && size.height == 2000)
-        // A blank page of the same size, rendered by the same browser, for scale.
-        let blankPage = ws.dir.appendingPathComponent("blank.html")
-        try "<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>".write(to: blankPage, atomically: true, encoding: .utf8)
-        let blankShot = ws.dir.appendingPathComponent("blank.png")
-        try chromium.screenshot(blankPage, to: blankShot, profile: ws.dir.appendingPathComponent("chromium-profile"))
-        let blank = try Data(contentsOf: blankShot)
-        #expect(pngSize(blank).map { $0.width == 1280 && $0.height == 2000 } == true)
-        #expect(png.count > 8 * blank.count, "the screenshot (\(png.count) bytes) looks blank next to an empty page (\(blank.count) bytes)")
-
-        // The browser parses log strings as text: no element, no attribute comes out of them.
-        let (report, timelines, evidence) = Self.hostileReport()
-        let hostilePage = ws.dir.appendingPathComponent("hostile.html")
-        try HTMLReporter.generateReport(report, timelines: timelines, evidence: evidence, options: ReportOptions())
-            .write(to: hostilePage, atomically: true, encoding: .utf8)
-        let hostileDOM = try chromium.dumpDOM(hostilePage, profile: ws.dir.appendingPathComponent("chromium-profile"))
-        #expect(!hostileDOM.contains("<script"))
-        #expect(hostileDOM.contains("logged &lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; \"quoted\" 'single' &amp; ampersand\nsecond line"))
-        #expect(occurrences(of: "<article ", in: hostileDOM) == 1)
-        #expect(occurrences(of: "<svg class=\"timeline\"", in: hostileDOM) == 1)
-    }
-}
-
-/// Debian's `chromium`, headless.
-struct Chromium {
-    let path: String
-
-    /// Chromium, else an error that says how to install it (the tests that call this need a
-    /// real browser, and carry `.needsChromium`: this fails only under CI).
-    static func required() throws -> Chromium {
-        if let chromium = find() { return chromium }
-        throw Missing()
-    }
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "chromium is not installed: scripts/setup.sh --test installs it; this test needs a real browser" }
-    }
-
-    /// LOCAUDIT_KEEP_HTML=DIR keeps these files (pages and their screenshots) there, to look
-    /// at them, or for the README.
-    static func keep(_ files: [URL]) throws {
-        guard let keep = ProcessInfo.processInfo.environment["LOCAUDIT_KEEP_HTML"] else { return }
-        try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-        for file in files {
-            let target = URL(fileURLWithPath: keep).appendingPathComponent(file.lastPathComponent)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: file, to: target)
-        }
-    }
-
-    static func find() -> Chromium? {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for dir in dirs {
-            let path = "\(dir)/chromium"
-            if FileManager.default.isExecutableFile(atPath: path) { return Chromium(path: path) }
-        }
-        return nil
-    }
-
-    private func run(_ page: URL, _ arguments: [String], profile: URL) throws -> String {
-        let result = try LocAuditKitTests.run(path, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                                     "--log-level=3", "--user-data-dir=\(profile.path)"] + arguments + [page.absoluteString])
-        guard result.status == 0 else { throw ChromiumError(status: result.status, stderr: result.stderr) }
-        return result.stdout
-    }
-
-    /// The page's DOM after parsing (and its scripts, if any), serialised; laid out at `width` x `height`.
-    func dumpDOM(_ page: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws -> String {
-        try run(page, ["--dump-dom", "--window-size=\(width),\(height)"], profile: profile)
-    }
-
-    func screenshot(_ page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws {
-        _ = try run(page, ["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars"], profile: profile)
-    }
-}
-
-struct ChromiumError: Error, CustomStringConvertible {
-    let status: Int32
-    let stderr: String
-    var description: String { "chromium exited with \(status): \(stderr)" }
-}
-
-/// Width and height from a PNG's IHDR chunk; nil when the bytes are not a PNG.
-func pngSize(_ data: Data) -> (width: Int, height: Int)? {
-    let bytes = [UInt8](data.prefix(24))
-    guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], bytes[12..<16] == Array("IHDR".utf8)[...] else {
-        return nil
-    }
-    func int(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-    return (int(16), int(20))
 }
 
 private func occurrences(of needle: String, in text: String) -> Int {
@@ -602,49 +435,4 @@ private func occurrences(of needle: String, in text: String) -> Int {
 
 private func captures(_ regex: Regex<(Substring, Substring)>, in text: String) -> [String] {
     text.matches(of: regex).map { String($0.output.1) }
-}
-
-/// Where the tests leave the screenshots people look at: `.build/test-output/screenshots/`
-/// of the package (kept after the run, printed as written).
-enum TestScreenshots {
-    static let folder = packageRoot.appendingPathComponent(".build/test-output/screenshots")
-
-    struct Top: Decodable { var top: Double }
-
-    /// The page `html` (written to `dir` as `NAME.html`) in headless Chromium at 1400 and 760
-    /// pixels wide: `NAME-1400.png` and `NAME-760.png`, 900 high, or down to 900 pixels below
-    /// the top of `showing` (a CSS selector: headless Chromium's screenshots ignore a URL's
-    /// fragment). Each is checked to be a PNG of that size and not blank (larger than a
-    /// screenshot of an empty page of the same size).
-    @discardableResult
-    static func take(_ chromium: Chromium, html: String, name: String, in dir: URL, showing: String? = nil) throws -> [URL] {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let page = dir.appendingPathComponent("\(name).html"), profile = dir.appendingPathComponent("chromium-profile")
-        try html.write(to: page, atomically: true, encoding: .utf8)
-        let blankPage = dir.appendingPathComponent("blank-\(name).html")
-        try "<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>".write(to: blankPage, atomically: true, encoding: .utf8)
-        var shots: [URL] = []
-        for width in [1400, 760] {
-            var height = 900
-            if let showing {
-                let top: Top = try chromium.evaluate(html, script: "return { top: document.querySelector('\(showing)').getBoundingClientRect().top };",
-                                                     in: dir, width: width, height: 900)
-                height = max(900, Int(top.top) + 900)
-            }
-            let shot = folder.appendingPathComponent("\(name)-\(width).png")
-            try? FileManager.default.removeItem(at: shot)
-            try chromium.screenshot(page, to: shot, profile: profile, width: width, height: height)
-            let png = try Data(contentsOf: shot)
-            let size = pngSize(png)
-            #expect(size?.width == width && size?.height == height, "\(shot.path) is not a \(width)x\(height) PNG: \(String(describing: size))")
-            let blankShot = dir.appendingPathComponent("blank-\(name)-\(width).png")
-            try chromium.screenshot(blankPage, to: blankShot, profile: profile, width: width, height: height)
-            let blank = try Data(contentsOf: blankShot)
-            #expect(png.count > 8 * blank.count, "\(shot.path) (\(png.count) bytes) looks blank next to an empty page (\(blank.count) bytes)")
-            print("screenshot: \(shot.path)")
-            shots.append(shot)
-        }
-        try Chromium.keep([page] + shots)
-        return shots
-    }
 }

@@ -11,7 +11,7 @@ import Testing
 /// Every reporter is a pure function of the report: these tests compare each with an
 /// expected file and feed hostile log strings through all of them.
 @Suite struct ReporterTests {
-    static let expected = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Expected")
+    static let expected = testFiles.appendingPathComponent("Expected")
 
     /// A small report with every part a reporter shows: a session finding (new), a
     /// configuration finding (persisting), a resolved one, a hidden one, coverage and checks.

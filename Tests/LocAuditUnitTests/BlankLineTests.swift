@@ -51,31 +51,6 @@ import Testing
         "samples/containers/qa-iphone15pro-18-2026-11-23-pymobiledevice3.json",
     ]
 
-    @Test("empty lines read in runs count as they did one by one: lines, skips, notes, events and their lines", arguments: samples)
-    func runsAsLines(sample: String) throws {
-        let bytes = try Self.content(sample)
-        let container = try #require(Container.detect(bytes), "\(sample)")
-        // After line i, i % 5 empty lines: as "\n" (read in runs) and as "\r\n" (each a line
-        // of its own, empty once its CR is dropped: the path every empty line took before).
-        var runs: [UInt8] = [], single: [UInt8] = []
-        for (i, line) in bytes.split(separator: 0x0a, omittingEmptySubsequences: false).enumerated() {
-            if i > 0 { runs.append(0x0a); single.append(0x0a) }
-            runs += line
-            single += line
-            for _ in 0..<(i % 5) {
-                runs.append(0x0a)
-                single += [0x0d, 0x0a]
-            }
-        }
-        let expected = try Self.parse(single, container, chunk: 1 << 20)
-        #expect(expected.0.linesRead > bytes.filter { $0 == 0x0a }.count, "\(sample): the empty lines were lines")
-        for chunk in [1 << 20, 4096, 7] {
-            let got = try Self.parse(runs, container, chunk: chunk)
-            #expect(got.0 == expected.0, "\(sample) (\(container), chunks of \(chunk))")
-            #expect(got.1 == expected.1, "\(sample) (\(container), chunks of \(chunk))")
-        }
-    }
-
     @Test("a file of newlines only: every one a line, noise, and a line after them keeps its number")
     func newlinesOnly() throws {
         let n = 100_003
