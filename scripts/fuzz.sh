@@ -71,7 +71,7 @@ if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     for f in "${SOURCES[@]}"; do sed '/^import LocAudit/d; /^import Crypto/d' "$f" >"$OUT/src/$(basename "$f")"; done
     ISAL=()
     [[ -f /usr/include/isa-l/igzip_lib.h ]] && ISAL=(-I Sources/CIsal)
-    swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz -package-name locaudit \
+    swiftc -parse-as-library -sanitize=fuzzer,address -O -wmo -g -module-name LocAuditFuzz -package-name locaudit \
         -I Sources/CZlib "${ISAL[@]}" \
         -o "$BIN.$$" "$OUT"/src/*.swift >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
     mv -f "$BIN.$$" "$BIN"

@@ -5,9 +5,24 @@ import Testing
 
 /// BlankLineTests' checks that start a program (split from BlankLineTests.swift, whose other checks run in the test process).
 @Suite(.tags(.endToEnd), .ownThreads) struct BlankLineEndToEndTests {
+    /// A sample's content, gzip inflated with the real gzip.
+    static func content(_ path: String) throws -> [UInt8] {
+        let url = packageRoot.appendingPathComponent(path)
+        guard path.hasSuffix(".gz") else { return Array(try Data(contentsOf: url)) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -dc \"$0\"", url.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Array(data)
+    }
+
     @Test("empty lines read in runs count as they did one by one: lines, skips, notes, events and their lines", arguments: BlankLineTests.samples)
     func runsAsLines(sample: String) throws {
-        let bytes = try BlankLineTests.content(sample)
+        let bytes = try Self.content(sample)
         let container = try #require(Container.detect(bytes), "\(sample)")
         // After line i, i % 5 empty lines: as "\n" (read in runs) and as "\r\n" (each a line
         // of its own, empty once its CR is dropped: the path every empty line took before).

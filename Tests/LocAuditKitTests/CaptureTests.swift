@@ -400,7 +400,7 @@ private func line(_ device: String, _ message: String) -> String {
     }
 
     @Test("README's systemd unit for capture: the installed path, Restart=always, SIGTERM to capture alone; its command line runs as written (for a second, on a lab)")
-    func readmeUnit() throws {
+    func readmeSystemdService() throws {
         let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
         let unit = try #require(blocks.first { $0.contains("locaudit capture") })
@@ -424,13 +424,4 @@ private func line(_ device: String, _ message: String) -> String {
             .contains("from the unit command line") == true)
     }
 
-    @Test("device names as file names: safe characters kept, others a dash, extensions that would cut the sidecar's stem defused")
-    func sanitisedNames() {
-        #expect(InboxName.sanitised("QA iPad 12") == "QA-iPad-12")
-        #expect(InboxName.sanitised("Anna’s iPhone") == "Anna-s-iPhone")
-        #expect(InboxName.sanitised("../etc/passwd") == "etc-passwd")
-        #expect(InboxName.sanitised("my.log.device") == "my_log.device")
-        #expect(InboxName.sanitised("   ") == nil)
-        #expect(InboxName.sanitised("📱") == nil)
-    }
 }

@@ -38,7 +38,7 @@ struct Chromium {
     }
 
     private func run(_ page: URL, _ arguments: [String], profile: URL) throws -> String {
-        let result = try LocAuditUnitTests.run(path, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        let result = try LocAuditKitTests.run(path, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                                      "--log-level=3", "--user-data-dir=\(profile.path)"] + arguments + [page.absoluteString])
         guard result.status == 0 else { throw ChromiumError(status: result.status, stderr: result.stderr) }
         return result.stdout

@@ -36,6 +36,7 @@ import Testing
         let byTime = try #require(try ws.ingest([unnamed]).files.first)
         #expect(try times(try #require(byTime.sourceId)) == ["2026-11-20T22:59:56.100000Z"] + expected.dropFirst())
     }
+
     @Test("console: `locaudit run --date` gives the inbox's Console copies their day")
     func consoleDateInRun() throws {
         let ws = try Workspace()
@@ -49,6 +50,7 @@ import Testing
         #expect(try ws.rows("SELECT time FROM events ORDER BY line").map { $0["time"] as String }
                 == ["2026-11-20T22:59:58.100000Z", "2026-11-20T22:59:59.200000Z", "2026-11-20T23:00:01.300000Z"])
     }
+
     @Test("damaged lines of the new containers are counted, never a crash (mutated real-shaped lines, seeded)")
     func hostileBytes() throws {
         var random = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)

@@ -3,8 +3,7 @@ import Testing
 @testable import LocAuditUnitTests
 @testable import LocAuditRules
 
-/// EvidenceTests' checks that run the built `locaudit` (split from EvidenceTests.swift, which runs in the test process).
-
+/// EvidenceTests' checks that run the built `locaudit` (split from EvidenceTests.swift, whose other checks run in the test process).
 @Suite(.tags(.endToEnd), .ownThreads) struct EvidenceEndToEndTests {
     @Test("locaudit rules lists, for each rule, the facts it reads, and how each fact is known")
     func rulesListFacts() throws {

@@ -39,6 +39,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: shot.path))
         try Chromium.keep([page, shot])
     }
+
     @Test("in headless Chromium at 1400 and 760 px: rule names read whole and horizontal, cells coloured by severity, a cell's link opens its findings, no sideways scrolling of the page; screenshots",
           .tags(.endToEnd), .timeLimit(.minutes(3)), .needsChromium)
     func cellsInChromium() throws {

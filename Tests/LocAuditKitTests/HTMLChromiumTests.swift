@@ -47,6 +47,7 @@ import Testing
         let (tinyWS, tiny) = try HTMLReportTests.tinyAudit()
         try TestScreenshots.take(chromium, html: tiny.html(), name: "report-prompts", in: tinyWS.dir, showing: "#session-1")
     }
+
     @Test("the sample report renders in headless Chromium: verdict, a timeline per session with findings, findings linked to their evidence, a non-blank screenshot",
           .tags(.endToEnd), .timeLimit(.minutes(2)), .needsChromium)
     func chromium() throws {

@@ -16,7 +16,7 @@ import Testing
 
     /// `locaudit run` on an inbox, a moment after it was written (`--settle 0`).
     func run(_ ws: Workspace, _ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
-        try LocAuditUnitTests.run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("inbox").path, "--db", ws.store.path,
+        try LocAuditKitTests.run(locauditExecutable, ["run", "--inbox", ws.dir.appendingPathComponent("inbox").path, "--db", ws.store.path,
                                                      "--settle", "0"] + arguments)
     }
 

@@ -344,12 +344,4 @@ private final class SocketListener: @unchecked Sendable {
         #expect(page.contains(shown), "the delivery's tooltip shows the stored accuracy")
     }
 
-    @Test("a value JSON cannot hold is an error with a sentence, never an empty output")
-    func unencodableJSON() throws {
-        struct Figure: Encodable { var rate: Double }
-        #expect { try Output.json(Figure(rate: .infinity), what: "the statistics") } throws: { error in
-            "\(error)" == "cannot write the statistics as JSON: inf in rate has no JSON form. Please report this with the command line."
-        }
-        #expect(try Output.json(Figure(rate: 2.5), pretty: false, what: "x") == #"{"rate":2.5}"#)
-    }
 }

@@ -13,40 +13,97 @@ extension Tag {
 /// Swift's cooperative pool, which has one thread per core: on a 2-core machine two tests
 /// waiting on a child process (`waitUntilExit`, a pipe read, `usleep`) held the whole pool,
 /// and every other test, even one only awaiting `Task.sleep`, waited behind them with the CPU
-/// idle. A suite that carries `.ownThreads` runs its tests on `ProcessTestThreads.shared`
-/// instead: `width` threads, so that up to that many such tests wait at once while the
-/// cooperative pool goes on with the in-process tests.
+/// idle. A test of a suite that carries `.ownThreads` runs on a thread of its own
+/// (`TestThread`), at most `TestAdmission.width` such tests at once (the others wait for a
+/// place without holding a thread), while the cooperative pool goes on with the in-process
+/// tests. What such a test awaits resumes on its own thread, at once.
+///
+/// A test's time limit counts from before it waits for a place, so a test with a `.timeLimit`
+/// starts at once, and so does every test of a suite that carries `.ownThread` (the fuzz smoke
+/// test, the longest: it should start first).
 struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+    /// Start each test case at once, without waiting for a place.
+    var atOnce = false
+
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(ProcessTestThreads.shared) { try await function() }
+        guard testCase != nil else { return try await function() }
+        let waits = !atOnce && !test.traits.contains { $0 is TimeLimitTrait }
+        if waits { await TestAdmission.shared.enter() }
+        let thread = TestThread.take()
+        do {
+            try await withTaskExecutorPreference(thread) { try await function() }
+        } catch {
+            TestThread.putBack(thread)
+            if waits { await TestAdmission.shared.leave() }
+            throw error
+        }
+        TestThread.putBack(thread)
+        if waits { await TestAdmission.shared.leave() }
     }
 }
 
 extension Trait where Self == OwnThreadsTrait {
-    /// Runs the suite's tests on `ProcessTestThreads.shared` (see `OwnThreadsTrait`).
+    /// Runs each of the suite's tests on a thread of its own, a few at once (see `OwnThreadsTrait`).
     static var ownThreads: Self { OwnThreadsTrait() }
+    /// Runs each of the suite's tests on a thread of its own, at once.
+    static var ownThread: Self { OwnThreadsTrait(atOnce: true) }
 }
 
-/// A fixed set of threads that run jobs in the order they were enqueued (a TaskExecutor).
-final class ProcessTestThreads: TaskExecutor, @unchecked Sendable {
-    /// Four: the tests that wait on processes mostly wait (their programs use the CPU, and
-    /// timing tests such as `watch`'s latency stay within their bounds with four at once
-    /// beside the cooperative pool's two). `LOCAUDIT_TEST_THREADS` changes it.
+/// How many end-to-end tests run at once. Four: they mostly wait (their programs use the CPU),
+/// and timing tests such as `watch`'s latency keep within their bounds with four beside the
+/// cooperative pool's in-process tests. `LOCAUDIT_TEST_THREADS` changes it.
+actor TestAdmission {
     static let width = ProcessInfo.processInfo.environment["LOCAUDIT_TEST_THREADS"].flatMap { Int($0) }.map { max(1, min($0, 64)) } ?? 4
-    static let shared = ProcessTestThreads(width: width)
+    static let shared = TestAdmission()
+
+    private var free = width
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func enter() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+/// One thread that runs the jobs enqueued on it in order (a TaskExecutor). Kept for the next
+/// test when a test is done (`take`, `putBack`): a run starts a few of them, never one a test.
+final class TestThread: TaskExecutor, @unchecked Sendable {
+    private static let idleLock = NSLock()
+    nonisolated(unsafe) private static var idle: [TestThread] = []
+
+    static func take() -> TestThread {
+        idleLock.lock()
+        defer { idleLock.unlock() }
+        return idle.popLast() ?? TestThread()
+    }
+
+    static func putBack(_ thread: TestThread) {
+        idleLock.lock()
+        idle.append(thread)
+        idleLock.unlock()
+    }
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var next = 0
 
-    init(width: Int) {
-        for index in 0..<width {
-            let thread = Thread { [unowned self] in self.work() }
-            thread.name = "locaudit-test-\(index)"
-            thread.start()
-        }
+    private init() {
+        let thread = Thread { [self] in self.work() }
+        thread.name = "locaudit-test"
+        thread.start()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -64,7 +121,10 @@ final class ProcessTestThreads: TaskExecutor, @unchecked Sendable {
             let job = jobs[next]
             next += 1
             // Drop what has run, now and then, so the array does not grow with every job.
-            if next > 4096 { jobs.removeFirst(next); next = 0 }
+            if next > 4096 {
+                jobs.removeFirst(next)
+                next = 0
+            }
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }

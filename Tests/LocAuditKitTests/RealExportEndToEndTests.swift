@@ -4,9 +4,17 @@ import Testing
 
 /// RealExportTests' checks that start a program (split from RealExportTests.swift, whose other checks run in the test process).
 @Suite(.tags(.endToEnd), .ownThreads) struct RealExportEndToEndTests {
+    /// Ingests with the real binary (for `--date`), then returns the workspace.
+    static func ingestWithBinary(_ name: String, _ flags: [String]) throws -> (Workspace, String) {
+        let ws = try Workspace()
+        let result = try run(locauditExecutable, ["ingest", "--db", ws.store.path, "--json"] + flags + [RealExportTests.real(name)])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        return (ws, result.stdout)
+    }
+
     @Test("the Juniper Console copy: 1365 lines, 264 continuation lines, 2 blank ones, EXPECTED.md's times on the --date given")
     func juniperReinstall() throws {
-        let (ws, json) = try RealExportTests.ingestWithBinary("juniper-rn-ios18-console-reinstall-launch-crash.log", ["--date", "2025-10-10"])
+        let (ws, json) = try Self.ingestWithBinary("juniper-rn-ios18-console-reinstall-launch-crash.log", ["--date", "2025-10-10"])
         #expect(json.contains("\"container\" : \"console\""), "\(json)")
         let source = try #require(try ws.rows("SELECT * FROM sources").first)
         #expect(source["lines_read"] as Int == 1365)
@@ -32,9 +40,10 @@ import Testing
         #expect(exit["bundle_id"] as String == "com.hightowerai.MobileJarvisNative")
         #expect(exit["reason"] as String == "SIGABRT(6)")
     }
+
     @Test("the other Juniper copy starts mid-session and reads with no error")
     func juniperCrash() throws {
-        let (ws, _) = try RealExportTests.ingestWithBinary("juniper-rn-ios18-console-crash-terminated.log", ["--date", "2025-10-14"])
+        let (ws, _) = try Self.ingestWithBinary("juniper-rn-ios18-console-crash-terminated.log", ["--date", "2025-10-14"])
         let source = try #require(try ws.rows("SELECT container, lines_read, skipped FROM sources").first)
         #expect(source["container"] as String == "console")
         #expect(source["lines_read"] as Int == 229)
@@ -50,9 +59,10 @@ import Testing
         #expect(row["app_pid"] as Int == 51362)
         #expect((row["time"] as String).hasPrefix("2025-10-15T00:28:"), "19:28 -0500 on the 14th")
     }
+
     @Test("the transistorsoft Console copy: the app line keeps its process name and no pid")
     func transistorsoft() throws {
-        let (ws, _) = try RealExportTests.ingestWithBinary("transistorsoft-rn-bggeo-1860-ios16.3.log", ["--date", "2023-03-01"])
+        let (ws, _) = try Self.ingestWithBinary("transistorsoft-rn-bggeo-1860-ios16.3.log", ["--date", "2023-03-01"])
         let source = try #require(try ws.rows("SELECT container, lines_read, skipped FROM sources").first)
         #expect(source["container"] as String == "console")
         #expect(source["lines_read"] as Int == 10)

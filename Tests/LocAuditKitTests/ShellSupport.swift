@@ -28,7 +28,7 @@ final class ShellFolder {
         let env = ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
                    "HOME": dir.appendingPathComponent("home").path, "COLUMNS": "80"].merging(environment) { $1 }
         let script = "unset LOCAUDIT_DB LOCAUDIT_CATALOG LOCAUDIT_QUERIES XDG_CONFIG_HOME\n{ \(line)\n} 2>&1"
-        let result = try LocAuditUnitTests.run("/bin/bash", ["-o", "pipefail", "-c", script], environment: env, directory: dir)
+        let result = try LocAuditKitTests.run("/bin/bash", ["-o", "pipefail", "-c", script], environment: env, directory: dir)
         return (result.status, result.stdout + result.stderr)
     }
 }

@@ -23,9 +23,10 @@ import Testing
         let skipped = try JSONDecoder().decode([String: Int].self, from: Data((row["skipped"] as String).utf8))
         #expect(skipped == c.skipped)
     }
+
     @Test("every sample and real fixture: each line read or counted as skipped", arguments: try WrapperTests.sampleFiles())
     func everyFileCountsEveryLine(_ path: String) throws {
-        let bytes = try BlankLineTests.content(path)
+        let bytes = try BlankLineEndToEndTests.content(path)
         guard let container = Container.detect(bytes), container.isLog, container != .sysdiagnose else { return }
         let (parser, _) = try WrapperTests.parse(bytes)
         if !bytes.contains(0) {

@@ -27,21 +27,6 @@ import Testing
         return (parser.counts, sink.events)
     }
 
-    /// A sample's content, gzip inflated with the real gzip.
-    static func content(_ path: String) throws -> [UInt8] {
-        let url = packageRoot.appendingPathComponent(path)
-        guard path.hasSuffix(".gz") else { return Array(try Data(contentsOf: url)) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -dc \"$0\"", url.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Array(data)
-    }
-
     static let samples = [
         "samples/logs/qa-iphone12-14-2026-11-20.log", "samples/logs/qa-iphone11-13-2026-11-21.json",
         "samples/logs/qa-iphone14pro-17-2026-11-21.ndjson", "samples/logs/qa-iphone15pro-18-2026-11-20.ndjson.gz",

@@ -20,16 +20,6 @@ import Testing
             .write(to: dir.appendingPathComponent("\(device)-\(date).ideviceinfo.txt"))
     }
 
-    /// `locaudit run` on the inbox; its JSON report.
-    static func run(_ ws: Workspace, _ inbox: String, _ name: String) throws -> [String: Any] {
-        let json = ws.dir.appendingPathComponent("\(name).json").path
-        let result = try LocAuditUnitTests.run(locauditExecutable, ["run", "--inbox", inbox, "--db", ws.store.path, "--settle", "0",
-                                                                  "--archive", ws.dir.appendingPathComponent("archive").path,
-                                                                  "--report", "json:\(json)", "--quiet"])
-        #expect([0, 1].contains(result.status), "\(result.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
-    }
-
     /// Rules of a JSON report's findings at the indices under `key` (`new`, `persisting`).
     static func rules(_ report: [String: Any], _ key: String) -> [String] {
         let findings = report["findings"] as? [[String: Any]] ?? []

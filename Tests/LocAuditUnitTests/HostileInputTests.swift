@@ -295,35 +295,6 @@ import Testing
         return (count < 15 ? [0x50 | count] : [0x5F, 0x10, count]) + Array(s.utf8)
     }
 
-    /// Binary Info.plists holding a set (marker 0xCn), which Foundation on Linux crashed on.
-    static let plistsWithASet: [(String, [UInt8])] = {
-        // samples/apps/com.example.runner.plist with its top dictionary (0xDF) turned into a set (0xCF).
-        var runner = (try? [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("samples/apps/com.example.runner.plist")))) ?? []
-        if runner.count > 40, runner[8] == 0xDF { runner[8] = 0xCF } else { runner = [] }
-        // {CFBundleIdentifier: "com.example.set", UIBackgroundModes: {set of "location"}}
-        let valueSet = bplist([[0xD2, 1, 2, 3, 4], ascii("CFBundleIdentifier"), ascii("UIBackgroundModes"),
-                               ascii("com.example.set"), [0xC1, 5], ascii("location")])
-        return [("top-set.plist", runner), ("value-set.plist", valueSet)]
-    }()
-
-    /// A binary Info.plist whose `NSLocationDefaultAccuracyReduced` is `c = [c] * 10`, `levels`
-    /// deep: plistlib writes each list once and refers to it ten times (238 bytes for nine
-    /// levels, a billion objects once expanded into a tree).
-    static func plistBomb(levels: Int) throws -> [UInt8] {
-        let script = """
-            import plistlib, sys
-            c = "bomb"
-            for _ in range(\(levels)): c = [c] * 10
-            open(sys.argv[1], "wb").write(plistlib.dumps({"CFBundleIdentifier": "com.example.bomb",
-                "NSLocationDefaultAccuracyReduced": c}, fmt=plistlib.FMT_BINARY))
-            """
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("locaudit-bomb-\(UUID().uuidString).plist").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try run("/usr/bin/env", ["python3", "-c", script, path])
-        try #require(result.status == 0, "python3: \(result.stderr)")
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
     @Test func theReleaseBuildKeepsItsRuntimeChecks() throws {
         let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(!manifest.contains("-Ounchecked"), "-Ounchecked removes the checks that turn bad input into a clear error")

@@ -9,14 +9,6 @@ import Testing
         realFixtures.appendingPathComponent(name).path
     }
 
-    /// Ingests with the real binary (for `--date`), then returns the workspace.
-    static func ingestWithBinary(_ name: String, _ flags: [String]) throws -> (Workspace, String) {
-        let ws = try Workspace()
-        let result = try run(locauditExecutable, ["ingest", "--db", ws.store.path, "--json"] + flags + [real(name)])
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        return (ws, result.stdout)
-    }
-
     @Test("loghub's macOS system.log: bsd-syslog, CRLF, changing hosts, no malformed line")
     func loghub() throws {
         let ws = try Workspace()

@@ -63,30 +63,6 @@ final class Workspace: Sendable {
     }
 }
 
-/// Runs a real program and returns its exit status and output. `stdout` sends its standard
-/// output elsewhere than the returned string (then empty); `directory` is its working folder.
-@discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String]? = nil,
-         stdout: FileHandle? = nil, directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = stdout ?? out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
-    try input.fileHandleForWriting.close()
-    if stdout != nil { try out.fileHandleForWriting.close() }
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
 /// `bytes` as one gzip member (no name, no time: what `gzip -c -n` writes), deflated by zlib in
 /// this process, so that a unit test starts no program. zlib, not the package's own writer
 /// (GzipMemberFile): the reader under test is not checked against its own twin. InflateTests
@@ -130,19 +106,6 @@ let testFiles = packageRoot.appendingPathComponent("Tests/LocAuditKitTests")
 
 /// The real files from public sources (`Fixtures/real/`).
 let realFixtures = testFiles.appendingPathComponent("Fixtures/real")
-
-/// The `locaudit` executable built alongside the tests, or `$LOCAUDIT_TEST_EXECUTABLE` (to run
-/// a test against another build: an older one shows that the test fails without the change).
-var locauditExecutable: String {
-    if let other = ProcessInfo.processInfo.environment["LOCAUDIT_TEST_EXECUTABLE"], !other.isEmpty { return other }
-    let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-    for dir in candidates {
-        let path = dir.appendingPathComponent("locaudit").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return packageRoot.appendingPathComponent(".build/debug/locaudit").path
-}
 
 /// An idevicesyslog line.
 func syslogLine(_ stamp: String, _ process: String, _ pid: Int, _ message: String, device: String = "iPhone") -> String {
