@@ -7,7 +7,7 @@
 # Builds fuzz/FuzzTargets.swift together with every source of LocAuditNormalise, LocAuditRead
 # and LocAuditModel, every file of those targets (one module, their
 # `import LocAudit…` lines dropped: no package build, no GRDB, no internals made public) with
-# `swiftc -parse-as-library -sanitize=fuzzer,address`, into $FUZZ_OUT (default .build-fuzz,
+# `swiftc -parse-as-library -sanitize=fuzzer,address -wmo`, into $FUZZ_OUT (default .build-fuzz,
 # git-ignored); rebuilt only when a source changed. The targets (fuzz/FuzzTargets.swift):
 # each container's record parser (idevicesyslog, log-show, log-syslog, log-ndjson,
 # log-json, privacy-report, console, pymobiledevice3, pymobiledevice3-json, bsd-syslog,

@@ -19,28 +19,29 @@ extension Tag {
 /// tests. What such a test awaits resumes on its own thread, at once.
 ///
 /// A test's time limit counts from before it waits for a place, so a test with a `.timeLimit`
-/// starts at once, and so does every test of a suite that carries `.ownThread` (the fuzz smoke
-/// test, the longest: it should start first).
+/// goes to the head of the line (it waits for the first place to come free, seconds, not for
+/// the tests before it), and a suite that carries `.ownThread` (the fuzz smoke test, the
+/// longest, a compiler most of its time) starts at once, without a place.
 struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
-    /// Start each test case at once, without waiting for a place.
+    /// Start each test case at once, without a place.
     var atOnce = false
 
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil else { return try await function() }
-        let waits = !atOnce && !test.traits.contains { $0 is TimeLimitTrait }
-        if waits { await TestAdmission.shared.enter() }
+        let limited = test.traits.contains { $0 is TimeLimitTrait }
+        if !atOnce { await TestAdmission.shared.enter(first: limited) }
         let thread = TestThread.take()
         do {
             try await withTaskExecutorPreference(thread) { try await function() }
         } catch {
             TestThread.putBack(thread)
-            if waits { await TestAdmission.shared.leave() }
+            if !atOnce { await TestAdmission.shared.leave() }
             throw error
         }
         TestThread.putBack(thread)
-        if waits { await TestAdmission.shared.leave() }
+        if !atOnce { await TestAdmission.shared.leave() }
     }
 }
 
@@ -60,20 +61,24 @@ actor TestAdmission {
 
     private var free = width
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Tests with a time limit: they get the next free place.
+    private var waitingFirst: [CheckedContinuation<Void, Never>] = []
 
-    func enter() async {
+    func enter(first: Bool) async {
         if free > 0 {
             free -= 1
             return
         }
-        await withCheckedContinuation { waiting.append($0) }
+        await withCheckedContinuation { first ? waitingFirst.append($0) : waiting.append($0) }
     }
 
     func leave() {
-        if waiting.isEmpty {
-            free += 1
-        } else {
+        if !waitingFirst.isEmpty {
+            waitingFirst.removeFirst().resume()
+        } else if !waiting.isEmpty {
             waiting.removeFirst().resume()
+        } else {
+            free += 1
         }
     }
 }
