@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(name: "locaudit", dependencies: ["LocAuditCommands"]),
         // The tests, in two targets (docs/architecture.md, "Tests"). The unit tests: in the test
         // process only, no program started (no `locaudit` binary, shell, gzip, server, browser or
-        // fuzzer build): `swift test --filter Unit` runs them in well under a minute. The
+        // fuzzer build): `swift test --filter Unit` runs them (about a minute here). The
         // fixtures and expected outputs they read are LocAuditKitTests' resources, read in place.
         .testTarget(
             name: "LocAuditUnitTests",
@@ -128,8 +128,8 @@ let package = Package(
             ]
         ),
         // The end-to-end tests: the real `locaudit` binary, shells, gzip, PostgreSQL, Chromium, the
-        // fuzzers (tagged `.endToEnd`, each suite on threads of its own: OwnThreads.swift). They
-        // share the unit tests' helpers (Workspace, run, the sample stores) through
+        // fuzzers (tagged `.endToEnd`, each test on a thread of its own: OwnThreads.swift). They
+        // share the unit tests' helpers (Workspace, LogScript, gzip, the paths) through
         // `@testable import LocAuditUnitTests`.
         .testTarget(
             name: "LocAuditKitTests",

@@ -7,7 +7,7 @@
 # Builds fuzz/FuzzTargets.swift together with every source of LocAuditNormalise, LocAuditRead
 # and LocAuditModel, every file of those targets (one module, their
 # `import LocAudit…` lines dropped: no package build, no GRDB, no internals made public) with
-# `swiftc -parse-as-library -sanitize=fuzzer,address -wmo`, into $FUZZ_OUT (default .build-fuzz,
+# `swiftc -parse-as-library -sanitize=fuzzer,address`, into $FUZZ_OUT (default .build-fuzz,
 # git-ignored); rebuilt only when a source changed. The targets (fuzz/FuzzTargets.swift):
 # each container's record parser (idevicesyslog, log-show, log-syslog, log-ndjson,
 # log-json, privacy-report, console, pymobiledevice3, pymobiledevice3-json, bsd-syslog,
@@ -71,7 +71,7 @@ if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     for f in "${SOURCES[@]}"; do sed '/^import LocAudit/d; /^import Crypto/d' "$f" >"$OUT/src/$(basename "$f")"; done
     ISAL=()
     [[ -f /usr/include/isa-l/igzip_lib.h ]] && ISAL=(-I Sources/CIsal)
-    swiftc -parse-as-library -sanitize=fuzzer,address -O -wmo -g -module-name LocAuditFuzz -package-name locaudit \
+    swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz -package-name locaudit \
         -I Sources/CZlib "${ISAL[@]}" \
         -o "$BIN.$$" "$OUT"/src/*.swift >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
     mv -f "$BIN.$$" "$BIN"

@@ -359,7 +359,7 @@ private func line(_ device: String, _ message: String) -> String {
 
         try lab.start(["--collector", "pymobiledevice3"])
         #expect(lab.waitForLog("closed \(lab.inbox.path)/QA-iPad-12-\(day)-2.log.gz (left by a capture that did not stop cleanly)"), "\(lab.log)")
-        #expect(lab.log.contains("`pymobiledevice3 syslog live --udid UDID` for each"))
+        #expect(lab.waitForLog("`pymobiledevice3 syslog live --udid UDID` for each"), "\(lab.log)")
         #expect(lab.waitForLog("attached"), "\(lab.log)")
         usleep(600_000)
         #expect(lab.stop() == 0)
