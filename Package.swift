@@ -119,9 +119,27 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "locaudit", dependencies: ["LocAuditCommands"]),
+        // The tests, in two targets (docs/architecture.md, "Tests"). The unit tests: in the test
+        // process only, no program started (no `locaudit` binary, shell, gzip, server, browser or
+        // fuzzer build): `swift test --filter Unit` runs them (about a minute here). The
+        // fixtures and expected outputs they read are LocAuditKitTests' resources, read in place.
+        .testTarget(
+            name: "LocAuditUnitTests",
+            dependencies: [
+                // zlib writes the gzip members the tests read (Support.swift's `gzip`), in process.
+                "CZlib",
+                "LocAuditRead", "LocAuditModel", "LocAuditReplay", "LocAuditRules", "LocAuditNormalise", "LocAuditStore",
+                "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral", "LocAuditKit", "LocAuditCommands", grdb,
+            ]
+        ),
+        // The end-to-end tests: the real `locaudit` binary, shells, gzip, PostgreSQL, Chromium, the
+        // fuzzers (tagged `.endToEnd`, each test on a thread of its own: OwnThreads.swift). They
+        // share the unit tests' helpers (Workspace, LogScript, gzip, the paths) through
+        // `@testable import LocAuditUnitTests`.
         .testTarget(
             name: "LocAuditKitTests",
             dependencies: [
+                "LocAuditUnitTests",
                 "LocAuditRead", "LocAuditModel", "LocAuditReplay", "LocAuditRules", "LocAuditNormalise", "LocAuditStore",
                 "LocAuditIngest", "LocAuditAudit", "LocAuditReport", "LocAuditCentral", "LocAuditKit", "LocAuditCommands", grdb,
             ],

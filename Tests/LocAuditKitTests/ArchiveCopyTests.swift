@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// An archive on another file system: each file is copied to a temporary name, synced, then
 /// renamed; a leftover of a copy that was killed is verified by the next run.
-@Suite struct ArchiveCopyTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ArchiveCopyTests {
     /// Whether /dev/shm (tmpfs) is another file system than the workspaces'.
     static var otherFileSystem: Bool {
         var shm = stat(), tmp = stat()

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// `run --archive` moves only the file it ingested, not one that took its name since.
-@Suite struct ArchiveReplacedTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ArchiveReplacedTests {
     @Test("a file replaced (mv) after its ingest stays in the inbox, said in a sentence, and the next run ingests it")
     func replacedAfterItsIngest() throws {
         let ws = try Workspace()

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// Evidence paths stay true after `run --archive` moves a file (issue 25): the run's own
 /// report, a later `report`, and `sources` cite the file where it is now.
-@Suite struct ArchivedEvidenceTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ArchivedEvidenceTests {
     @Test("after run --archive, the run's report, a later report and sources cite the archived files, which exist")
     func evidenceFollowsTheArchive() throws {
         let ws = try Workspace()

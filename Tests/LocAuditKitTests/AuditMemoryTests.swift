@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// The audit streams the events one app on one device at a time (issue 13): its memory
 /// does not grow with the number of devices and apps in the store.
-@Suite struct AuditMemoryTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct AuditMemoryTests {
     /// A store of `devices` generated devices (about 5 apps and 16,000 events each).
     static func fleetStore(_ ws: Workspace, devices: Int) throws -> String {
         let inbox = ws.dir.appendingPathComponent("fleet-\(devices)").path

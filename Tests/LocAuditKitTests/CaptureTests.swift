@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditIngest
 @testable import LocAuditModel
 
@@ -157,7 +158,7 @@ private func line(_ device: String, _ message: String) -> String {
     "echo '\(syslogLine("Nov 27 09:14:07", "locationd", 66, message, device: device))'"
 }
 
-@Suite(.serialized) struct CaptureTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct CaptureTests {
     static let ipad = "00008103-001A2B3C4D5E6F70"
     static let phone = "00008110-000A1B2C3D4E5F60"
 
@@ -358,7 +359,7 @@ private func line(_ device: String, _ message: String) -> String {
 
         try lab.start(["--collector", "pymobiledevice3"])
         #expect(lab.waitForLog("closed \(lab.inbox.path)/QA-iPad-12-\(day)-2.log.gz (left by a capture that did not stop cleanly)"), "\(lab.log)")
-        #expect(lab.log.contains("`pymobiledevice3 syslog live --udid UDID` for each"))
+        #expect(lab.waitForLog("`pymobiledevice3 syslog live --udid UDID` for each"), "\(lab.log)")
         #expect(lab.waitForLog("attached"), "\(lab.log)")
         usleep(600_000)
         #expect(lab.stop() == 0)
@@ -399,7 +400,7 @@ private func line(_ device: String, _ message: String) -> String {
     }
 
     @Test("docs/ingest.md's systemd unit for capture: the installed path, Restart=always, SIGTERM to capture alone; its command line runs as written (for a second, on a lab)")
-    func readmeUnit() throws {
+    func readmeSystemdService() throws {
         let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/ingest.md"), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
         let unit = try #require(blocks.first { $0.contains("locaudit capture") })
@@ -423,13 +424,4 @@ private func line(_ device: String, _ message: String) -> String {
             .contains("from the unit command line") == true)
     }
 
-    @Test("device names as file names: safe characters kept, others a dash, extensions that would cut the sidecar's stem defused")
-    func sanitisedNames() {
-        #expect(InboxName.sanitised("QA iPad 12") == "QA-iPad-12")
-        #expect(InboxName.sanitised("Anna’s iPhone") == "Anna-s-iPhone")
-        #expect(InboxName.sanitised("../etc/passwd") == "etc-passwd")
-        #expect(InboxName.sanitised("my.log.device") == "my_log.device")
-        #expect(InboxName.sanitised("   ") == nil)
-        #expect(InboxName.sanitised("📱") == nil)
-    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditModel
 
 /// `locaudit catalog show` and `locaudit catalog coverage`, the binary.
-@Suite struct CatalogCommandTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct CatalogCommandTests {
     @Test("catalog show marks every pattern real, binary or reference with its source")
     func provenance() throws {
         let result = try run(locauditExecutable, ["catalog", "show"])

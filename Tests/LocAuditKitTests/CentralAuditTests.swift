@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditCentral
 
 /// `audit --db postgresql://…` and `report --db postgresql://…` against a real server: the
 /// fleet's audit from what the hosts pushed.
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.endToEnd), .ownThreads)
 struct CentralAuditTests {
     typealias Host = CentralPushTests.Host
 
@@ -134,7 +135,7 @@ struct CentralAuditTests {
     }
 }
 
-@Suite struct CentralDatabaseFlagTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct CentralDatabaseFlagTests {
     @Test("a command that works on a local store refuses a postgresql:// --db or $LOCAUDIT_DB with a sentence, exit 2, and writes no file")
     func localCommandsRefuseTheCentralStore() throws {
         let workspace = try Workspace()

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditCentral
 import LocAuditRules
 
 /// The fleet's audit night after night: each starts from the checkpoints the last one left
 /// (`CentralCheckpoints`), copies only the lines after them, and reports what one audit of
 /// every night's logs reports.
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.endToEnd), .ownThreads)
 struct CentralSettleTests {
     func locaudit(_ arguments: [String], _ cluster: PostgresCluster) throws -> (status: Int32, stdout: String, stderr: String) {
         try run(locauditExecutable, arguments, environment: ["PGPASSWORD": cluster.password, "HOME": "/nonexistent"])

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// Shell completion (issue 25): rule ids, saved query names, report formats and file paths,
 /// through the bash script `locaudit --generate-completion-script bash` prints, run by bash.
-@Suite struct CompletionTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct CompletionTests {
     /// What bash offers for the last of `words` (the word being typed), run in `directory`.
     func complete(_ words: [String], in directory: URL = packageRoot) throws -> [String] {
         let folder = URL(fileURLWithPath: locauditExecutable).deletingLastPathComponent().path

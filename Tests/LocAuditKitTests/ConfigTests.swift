@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// The project's `.locaudit.yml` (issue 25): found from the working directory upward or given
 /// by --config; fail-on, skipped rules, rule settings, report targets and suppressions. A
 /// suppressed finding is reported with its reason and does not fail the run; an expired one
 /// warns and counts again; an unknown key or rule is exit 2 naming the line.
-@Suite struct ConfigTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ConfigTests {
     /// A store with the iOS 10 sample: one critical finding, background-flag-without-capability of com.example.tracker.
     func store(_ ws: Workspace) throws -> String {
         let db = ws.dir.appendingPathComponent("s.sqlite").path

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// A file name with a newline or an escape sequence never reaches a log or a summary raw:
 /// it cannot forge a log line or drive the terminal.
-@Suite struct ControlNameTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ControlNameTests {
     static let name = "evil\n2026-11-27T02:30:01+0000 error locaudit: forged\u{1B}[2J-2026-11-20.log"
 
     func hasRawControl(_ text: String) -> Bool {

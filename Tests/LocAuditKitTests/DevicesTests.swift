@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// Who is who (issue 25): a log without a sidecar is tied to the device the store knows by
 /// the name in its lines or its file name; `locaudit devices` lists them; `devices set` mends
 /// their facts; `audit --device NAME` takes a unique name, and a name or app that matches
 /// nothing is exit 2 with the nearest ones, recording nothing.
-@Suite struct DevicesTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct DevicesTests {
     /// The sample logs without their sidecars, in `logs/`.
     func logsWithoutSidecars(_ ws: Workspace, only: [String]? = nil) throws -> String {
         let folder = packageRoot.appendingPathComponent("samples/logs")

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// What a user reads when a disk fills up, and the text an odd Info.plist value is stored as
 /// (issue 24, point 12): sentences that name the files and say what to do, stable text.
-@Suite struct FaultSentenceTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct FaultSentenceTests {
     /// A tmpfs of `options` mounted at `path` (a real full disk); the caller unmounts it.
     static func mount(_ path: String, _ options: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// Evidence shows the whole cause (issue 25): a finding that rests on an earlier session cites
 /// that session's deciding line; a configuration finding cites lines of its own device only.
-@Suite struct FindingEvidenceTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct FindingEvidenceTests {
     func findings(_ db: String) throws -> [[String: Any]] {
         let json = try run(locauditExecutable, ["audit", "--db", db, "--report", "json", "--no-config"]).stdout
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

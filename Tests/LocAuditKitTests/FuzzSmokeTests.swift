@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 extension Tag {
     /// Builds and runs the libFuzzer targets (scripts/fuzz.sh): about a minute.
@@ -8,7 +9,7 @@ extension Tag {
 
 /// CI runs only `swift test`: this keeps the fuzz targets building and the parsers
 /// surviving a few seconds of fuzzing each. Longer runs: `scripts/fuzz.sh 600`.
-@Suite struct FuzzSmokeTests {
+@Suite(.tags(.endToEnd), .ownThread) struct FuzzSmokeTests {
     static let script = packageRoot.appendingPathComponent("scripts/fuzz.sh").path
 
     /// Whether this toolchain has the libFuzzer and AddressSanitizer runtimes.

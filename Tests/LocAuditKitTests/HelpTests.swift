@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditCommands
 
 /// Every command's `--help`, as the built binary prints it on a terminal of `columns` columns.
@@ -79,7 +80,7 @@ enum HelpPages {
     }
 }
 
-@Suite struct HelpTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct HelpTests {
     @Test("no line of a command's --help on an 80-column terminal breaks early and strands words", arguments: HelpPages.commands)
     func wrapsCleanly(_ command: [String]) throws {
         let problems = HelpPages.earlyBreaks(try HelpPages.help(command))

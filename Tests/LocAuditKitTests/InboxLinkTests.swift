@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// An inbox that is a symbolic link is followed when given on the command line (as `find -H`);
 /// links inside it are skipped, with a sentence.
-@Suite struct InboxLinkTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct InboxLinkTests {
     static let log = "qa-iphone12-14-2026-11-20.log"
 
     /// `real/` with a sample log and its sidecar, `inbox` a link to it, and inside `real/` a

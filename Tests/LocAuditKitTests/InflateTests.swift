@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 import LocAuditRead
 
 /// ISA-L inflates gzip members where it is linked; at its first doubt zlib starts again from the
 /// first byte and judges (same byte, same reason as before ISA-L); zlib reads what cannot be read twice.
-@Suite(.enabled(if: ByteStream.Inflater.preferred == .isal, "ISA-L is linked on Linux only"))
+@Suite(.enabled(if: ByteStream.Inflater.preferred == .isal, "ISA-L is linked on Linux only"), .tags(.endToEnd), .ownThreads)
 struct InflateTests {
     /// What a reading of a whole file gave: its facts, or the error it stopped on. (The
     /// content is kept apart: a failing `==` on megabytes has the test library diff them for minutes.)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// The layers of docs/architecture.md as the package declares them: a target may import
 /// only what Package.swift lists as its dependencies, so an arrow that runs the wrong way
 /// (a lower layer importing a higher one) is caught here even where an incremental
 /// `swift build` would find the higher module already built.
-@Suite struct LayerTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct LayerTests {
     /// Every target's declared dependencies (targets and products), as SwiftPM reads Package.swift.
     static func declaredDependencies() throws -> [String: Set<String>] {
         // A scratch path of its own: `swift test` holds the lock on .build while the tests run.

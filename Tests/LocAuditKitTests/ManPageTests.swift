@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// The man pages (issue 25) in docs/man/ are generated from the commands by
 /// argument-parser's manual plugin (scripts/man.sh); a page that is behind its command
 /// (a command, flag or abstract it does not have) fails here.
-@Suite struct ManPageTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ManPageTests {
     struct Command {
         var path: [String]
         var abstract: String

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// What a nightly inbox holds besides good logs, through the real binary: logs of devices in
 /// other zones (the inventory's `time_zone`, `run --tz`), files that fail night after night
 /// (moved to `inbox/failed/` on the third), and files that are no log at all (ignored).
-@Suite(.serialized) struct NightlyInputsTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct NightlyInputsTests {
     /// A zone-less idevicesyslog log: five deliveries from 10:00:01 local time on 2026-11-20
     /// (the pid tells the logs of several devices apart: a content is stored once).
     static func log(pid: Int = 412) -> String {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditAudit
 @testable import LocAuditIngest
 @testable import LocAuditModel
@@ -41,7 +42,7 @@ func settled(_ options: RunOptions) -> RunOptions {
 }
 
 /// `locaudit run` end to end, with the real binary where processes matter.
-@Suite(.serialized) struct NightlyRunTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct NightlyRunTests {
     @Test("a fleet inbox goes in, is audited, reported and archived; a second run is a no-op")
     func inboxTwiceThenArchive() throws {
         let ws = try Workspace()
@@ -303,7 +304,7 @@ func settled(_ options: RunOptions) -> RunOptions {
 }
 
 /// Device facts for fleet files: sidecar, inventory, neither.
-@Suite struct DeviceFactsLookupTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct DeviceFactsLookupTests {
     @Test("a sidecar wins, the inventory fills logs without one, the rest are reported unknown")
     func sidecarInventoryUnknown() throws {
         let ws = try Workspace()
@@ -333,20 +334,4 @@ func settled(_ options: RunOptions) -> RunOptions {
         #expect(text.contains("qa-fleet-03-2026-11-20.log.gz: device qa-fleet-03, iOS unknown"), "\(text)")
     }
 
-    @Test("inventory files: header in any order, UDID match, errors name the line")
-    func inventoryParsing() throws {
-        let inventory = try Inventory.parse("os_version,udid,name\n17.4.1,00008101-XYZ,lab-7\n\n# retired\n", path: "i.csv")
-        #expect(inventory.device(forLog: "/in/00008101-xyz-2026-11-21.log.gz")?.osVersion == "17.4.1")
-        #expect(inventory.device(forLog: "/in/LAB-7-2026-11-21.log.gz")?.udid == "00008101-XYZ")
-        #expect(inventory.device(forLog: "/in/lab-7.log.gz") == nil, "no date in the name: no match")
-        #expect(inventory.device(forLog: "/in/lab-8-2026-11-21.log.gz") == nil)
-        #expect(throws: InventoryError.self) { try Inventory.parse("name,os\nx,1\n", path: "i.csv") }
-        do {
-            _ = try Inventory.parse("udid,name,product_type,os_version\nA,b,c\n", path: "i.csv")
-            Issue.record("a short row must fail")
-        } catch let error as InventoryError {
-            #expect(error.description.hasPrefix("i.csv:2:"))
-        }
-        #expect(throws: InventoryError.self) { try Inventory.parse("udid,name,product_type,os_version\nA,b,c,seventeen\n", path: "i.csv") }
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditRead
 @testable import LocAuditStore
 #if canImport(Glibc)
@@ -64,7 +65,7 @@ private final class SocketListener: @unchecked Sendable {
 }
 
 /// Nothing locaudit writes destroys anything, and output never fails silently (issue 8).
-@Suite struct OutputTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct OutputTests {
     // MARK: Report paths that are not regular files
 
     @Test("a report to a character device writes to it and leaves the device in place", .enabled(if: isRoot, "mknod needs root"))
@@ -343,12 +344,4 @@ private final class SocketListener: @unchecked Sendable {
         #expect(page.contains(shown), "the delivery's tooltip shows the stored accuracy")
     }
 
-    @Test("a value JSON cannot hold is an error with a sentence, never an empty output")
-    func unencodableJSON() throws {
-        struct Figure: Encodable { var rate: Double }
-        #expect { try Output.json(Figure(rate: .infinity), what: "the statistics") } throws: { error in
-            "\(error)" == "cannot write the statistics as JSON: inf in rate has no JSON form. Please report this with the command line."
-        }
-        #expect(try Output.json(Figure(rate: 2.5), pretty: false, what: "x") == #"{"rate":2.5}"#)
-    }
 }

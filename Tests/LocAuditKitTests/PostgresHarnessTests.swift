@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditRead
 
 /// The harness of the tests that need a PostgreSQL server (PostgresSupport.swift).
-@Suite(.needsPostgres)
+@Suite(.needsPostgres, .tags(.endToEnd), .ownThreads)
 struct PostgresHarnessTests {
     @Test("the harness's cluster answers over its socket, and is stopped and removed when the test body throws")
     func harnessStopsOnFailure() async throws {

@@ -1,15 +1,16 @@
 import Foundation
+@testable import LocAuditUnitTests
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A throwaway PostgreSQL cluster of a test's own: `initdb` in a temporary folder, `pg_ctl`
-/// listening on a Unix socket in it and on a loopback port (with TLS when asked, under a
-/// self-signed certificate `openssl` makes here), stopped and removed when the test ends,
-/// also when it fails. Debian's `postgresql` (`scripts/setup.sh --test` installs it) keeps
-/// its programs in /usr/lib/postgresql/VERSION/bin; as root they run as `postgres` (initdb
-/// refuses root), in a folder that user owns.
+/// A throwaway PostgreSQL cluster of a test's own: a copy of the run's `initdb` (`template`)
+/// in a temporary folder, `pg_ctl` listening on a Unix socket in it and on a loopback port
+/// (with TLS when asked, under a self-signed certificate `openssl` makes here), stopped and
+/// removed when the test ends, also when it fails. Debian's `postgresql` (`scripts/setup.sh
+/// --test` installs it) keeps its programs in /usr/lib/postgresql/VERSION/bin; as root they
+/// run as `postgres` (initdb refuses root), in a folder that user owns.
 final class PostgresCluster: Sendable {
     /// The server's programs, else why there are none. No test installs them: `.ci/run` runs
     /// `scripts/setup.sh --test` first; elsewhere the tests that need a server are skipped
@@ -41,9 +42,10 @@ final class PostgresCluster: Sendable {
     let dir: URL
     var socketDir: String { dir.path }
     let port: Int
-    /// The superuser, with a password (connections authenticate with SCRAM, as on a real server).
+    /// The superuser, with a password (connections authenticate with SCRAM, as on a real server):
+    /// the template's, the same for every cluster of a run.
     let user = "admin"
-    let password = "pw-" + UUID().uuidString.prefix(8).lowercased()
+    let password: String
     /// The self-signed certificate, when started with TLS (for `sslrootcert`); then TCP
     /// connections must use TLS (`hostssl` in pg_hba.conf).
     let certificate: String?
@@ -61,9 +63,36 @@ final class PostgresCluster: Sendable {
         }
     }
 
+    /// One `initdb` a run, made by the first test that starts a cluster: each cluster's data
+    /// folder is a copy of it (initdb took seconds of every PostgreSQL test, under load more; a
+    /// copy of its 40 MB takes a fraction of one). Removed when the test process exits.
+    struct Template: Sendable {
+        let data: URL
+        let password: String
+    }
+    static let template: Result<Template, Error> = Result {
+        let bin = try programs.get()
+        let dir = URL(fileURLWithPath: templatePath)
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
+        try chownToPostgres(dir.path)
+        atexit { try? FileManager.default.removeItem(atPath: PostgresCluster.templatePath) }
+        let password = "pw-" + UUID().uuidString.prefix(8).lowercased()
+        let pwfile = dir.appendingPathComponent("pw").path
+        try Data(password.utf8).write(to: URL(fileURLWithPath: pwfile))
+        try chownToPostgres(pwfile)
+        let data = dir.appendingPathComponent("data")
+        try asServerUser(bin: bin, dir: dir, "initdb", ["-D", data.path, "-U", "admin", "--pwfile", pwfile,
+                                                        "--auth", "scram-sha-256", "--encoding", "UTF8", "--no-sync"])
+        return Template(data: data, password: password)
+    }
+    static let templatePath = "/tmp/lapg-template-\(getpid())"
+
     /// Starts one; `stop()` it (`with` does).
     init(tls: Bool = false) throws {
         bin = try Self.programs.get()
+        let template = try Self.template.get()
+        password = template.password
         // Short: a Unix socket's path holds at most 107 bytes.
         dir = URL(fileURLWithPath: "/tmp/lapg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
@@ -73,11 +102,8 @@ final class PostgresCluster: Sendable {
         func asServerUser(_ program: String, _ arguments: [String], absolute: Bool = false) throws {
             try Self.asServerUser(bin: bin, dir: dir, program, arguments, absolute: absolute)
         }
-        let pwfile = dir.appendingPathComponent("pw").path
-        try Data(password.utf8).write(to: URL(fileURLWithPath: pwfile))
-        try Self.chownToPostgres(pwfile)
-        try asServerUser("initdb", ["-D", dir.appendingPathComponent("data").path, "-U", user, "--pwfile", pwfile,
-                                    "--auth", "scram-sha-256", "--encoding", "UTF8", "--no-sync"])
+        // A copy of the run's initdb (`template`), as the server's user.
+        try asServerUser("/bin/cp", ["-a", template.data.path, dir.appendingPathComponent("data").path], absolute: true)
         var options = "-k \(dir.path) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off"
         if tls {
             let cert = dir.appendingPathComponent("server.crt").path, key = dir.appendingPathComponent("server.key").path

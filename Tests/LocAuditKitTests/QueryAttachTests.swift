@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// ATTACH, DETACH and `fts3_tokenizer` are refused by `locaudit query` as a write is: the
 /// store is never blamed for them.
-@Suite struct QueryAttachTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct QueryAttachTests {
     @Test("query refuses ATTACH, DETACH and fts3_tokenizer with the sentence a write gets, exit 1", arguments: [
         "ATTACH 'notdb.txt' AS x", "ATTACH ':memory:' AS x", "DETACH x", "SELECT fts3_tokenizer('simple')",
         "SELECT hex(fts3_tokenizer('simple')) AS p", "SELECT 1 WHERE fts3_tokenizer('x', x'00') IS NULL",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// The `console` blocks of README.md and of the manual's chapters (docs/*.md), run as a
 /// reader would type them.
@@ -154,7 +155,7 @@ enum ReadmeConsole {
     }
 }
 
-@Suite struct ReadmeTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct ReadmeTests {
     @Test("README's and the manual's console blocks are what the commands print: counts, verdict lines and exit codes", .timeLimit(.minutes(5)))
     func consoleBlocks() throws {
         let readme = ReadmeConsole.blocks(try String(contentsOf: ReadmeConsole.readme, encoding: .utf8))

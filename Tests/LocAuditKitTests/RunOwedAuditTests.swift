@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// The run state of a process (`/proc/PID/stat`'s third field: `T` stopped, `Z` ended).
 func processState(_ pid: Int32) -> Character? {
@@ -38,7 +39,7 @@ func waitUntilStopped(_ process: Process, seconds: Double = 120) -> Bool {
 }
 
 /// A `run` killed between its ingest and its audit owes the audit: the next run settles it.
-@Suite(.serialized) struct RunOwedAuditTests {
+@Suite(.serialized, .tags(.endToEnd), .ownThreads) struct RunOwedAuditTests {
     @Test("a run killed -9 between its ingest and its audit: the next run audits what it stored, as an uninterrupted run would")
     func killedBeforeItsAudit() throws {
         let ws = try Workspace()

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// `scripts/setup.sh`, what the README's first two commands run on a fresh machine. It runs
 /// here against fake `dpkg`, `apt-get` and `id` (a PATH of nothing else), so that no test ever
 /// installs or removes a real package: the fakes record what the script asked for.
-@Suite struct SetupScriptTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct SetupScriptTests {
     /// A PATH holding only `bash` and the fakes; `installed` are the packages dpkg knows,
     /// `commands` the programs found on PATH.
     struct FakeSystem {
@@ -115,19 +116,4 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("usage: scripts/setup.sh [--test]"))
     }
 
-    /// README.md's first block: the run command and the test command, each set up first; CI
-    /// runs the same test command.
-    @Test("README's first two commands set the machine up first, and .ci/run runs README's test command")
-    func readmeCommands() throws {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.firstMatch(of: #/```sh\n(?<body>(?:.*\n)*?)```/#)).output.body
-        let commands = block.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
-        #expect(commands.count == 2)
-        let run = try #require(commands.first), test = try #require(commands.last)
-        #expect(run.hasPrefix("scripts/setup.sh && swift run locaudit "), "README's run command: \(run)")
-        #expect(test == "scripts/setup.sh --test && swift test", "README's test command: \(test)")
-        let ci = try String(contentsOf: packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
-        #expect(ci.split(separator: "\n").contains { $0 == test }, ".ci/run does not run README's test command")
-        #expect(FileManager.default.isExecutableFile(atPath: packageRoot.appendingPathComponent("scripts/setup.sh").path))
-    }
 }

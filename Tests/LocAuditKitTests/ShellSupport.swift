@@ -1,4 +1,5 @@
 import Foundation
+@testable import LocAuditUnitTests
 
 /// A folder where documented command lines run as a user types them: `bash -c LINE` with the
 /// built `locaudit` first on PATH, the checkout's `samples/` and `queries/` linked in (read

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditStore
 
 /// A store that cannot be used gets one sentence that names it and says what to do, and
 /// exit 6 (3 when there is none), from every command, through the real binary; a file that
 /// is not a locaudit store is never written to.
-@Suite struct StoreErrorTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct StoreErrorTests {
     static let log = packageRoot.appendingPathComponent("samples/audit/missing-blue-bar.log").path
 
     /// Every command that opens the store, on `db`, by name.

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 
 /// A sysdiagnose archive made by the real `tar czf`: its MobileInstallation logs are read,
 /// its name gives the iOS version, and the summary says what to do with the logarchive.
-@Suite struct SysdiagnoseTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct SysdiagnoseTests {
     static let folder = "sysdiagnose_2025.04.07_08-50-13-0700_iPhone-OS_iPhone_20A362"
 
     static let newer = """

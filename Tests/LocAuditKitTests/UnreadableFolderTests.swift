@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// A folder in the inbox the run's user cannot read is named, and fails the run as an
 /// unreadable file does (exit 5).
-@Suite struct UnreadableFolderTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct UnreadableFolderTests {
     /// Runs `locaudit` as a user that is not root (root reads every folder): `nobody`
     /// through `setpriv` when the tests run as root, else as the tests' own user.
     func runAsUser(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String)? {

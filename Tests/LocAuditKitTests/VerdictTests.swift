@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+@testable import LocAuditUnitTests
 @testable import LocAuditModel
 
 /// The verdict of rules model v2 through the real binary: PARTIAL when checks were left
 /// unevaluated, `--require-evidence` making that exit 3, `--background-grace` moving what is
 /// in use, and the in-use lane of the HTML timeline.
-@Suite struct VerdictTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct VerdictTests {
     /// A store holding the samples' apps and one sample log of samples/audit.
     static func store(_ log: String) throws -> (Workspace, String) {
         let ws = try Workspace()

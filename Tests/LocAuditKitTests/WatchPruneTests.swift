@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// `prune` while `watch --follow` writes into a source older than the cutoff.
-@Suite struct WatchPruneTests {
+@Suite(.tags(.endToEnd), .ownThreads) struct WatchPruneTests {
     @Test("prune during watch --follow keeps the live source; the watch's finding stands and its verdict agrees with what it printed")
     func pruneKeepsTheLiveSource() throws {
         let ws = try Workspace()

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Testing
+@testable import LocAuditUnitTests
 
 /// `locaudit watch` as a CI step runs it: the real binary, a pipe or a file a test writes
 /// into, real SQLite.
-@Suite("locaudit watch")
+@Suite("locaudit watch", .tags(.endToEnd), .ownThreads)
 struct WatchTests {
     static let samples = packageRoot.appendingPathComponent("samples")
 
