@@ -106,7 +106,7 @@ struct CentralCopyTests {
         }
     }
 
-    @Test("where PUBLIC may not create temporary tables, README's host role (TEMPORARY granted) still pushes; without it, a sentence and exit 8")
+    @Test("where PUBLIC may not create temporary tables, docs/many-hosts.md's host role (TEMPORARY granted) still pushes; without it, a sentence and exit 8")
     func stagingNeedsTemporaryOnly() async throws {
         let host = try CentralPushTests.Host(samples: Array(CentralPushTests.sampleNames.prefix(1)))
         try await PostgresCluster.with { cluster in
