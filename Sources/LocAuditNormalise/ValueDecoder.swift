@@ -16,19 +16,12 @@ public enum ValueDecoder: String, CaseIterable, Sendable {
     /// locationd's corrective compensation (`oldCC`, `newCC`), its name for reduced
     /// accuracy: 1 full (Settings' Precise Location on), 2 reduced (off); 0 none.
     case compensation
-    /// `CLAuthorizationStatus` in any of its spellings (the `status` column's own reading).
-    case authorizationStatus = "authorization-status"
-    /// `CLAccuracyAuthorization` or `limitsPrecision` (the `accuracy` column's own reading).
-    case accuracy
-    /// 1/0, true/false, yes/no (the flag columns' own reading).
-    case flag
 
     /// The columns the decoder may fill.
     public var columns: Set<EventColumn> {
         switch self {
-        case .authorizationMask, .authorizationStatus: [.status]
-        case .compensation, .accuracy: [.accuracy]
-        case .flag: [.temporary, .provisional, .visible, .userKill, .value]
+        case .authorizationMask: [.status]
+        case .compensation: [.accuracy]
         }
     }
 
@@ -48,9 +41,6 @@ public enum ValueDecoder: String, CaseIterable, Sendable {
             case "2": .text(AccuracyAuthorization.reduced.rawValue)
             default: nil
             }
-        case .authorizationStatus: Normaliser.status(text).map(ColumnValue.text)
-        case .accuracy: Normaliser.accuracy(text).map(ColumnValue.text)
-        case .flag: Normaliser.flag(text).map(ColumnValue.integer)
         }
     }
 
