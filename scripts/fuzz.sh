@@ -20,12 +20,14 @@
 # ends into pieces of at most 4 KiB), read at run time; each target keeps the inputs it finds in
 # $FUZZ_OUT/corpus/TARGET. Prints the inputs executed per target and in total; exits 1 on
 # any crash, with the crashing input under $FUZZ_OUT/crashes/ and the command that replays it.
-# Environment: FUZZ_OUT, FUZZ_TARGETS (a space-separated subset), FUZZ_MAX_LEN (default 8192).
+# Environment: FUZZ_OUT, FUZZ_TARGETS (a space-separated subset), FUZZ_MAX_LEN (default 8192),
+# FUZZ_JOBS (targets fuzzed at once, and the build's threads; default: the number of cores).
 
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 OUT=${FUZZ_OUT:-.build-fuzz}
+JOBS=${FUZZ_JOBS:-$(nproc)}
 MAX_LEN=${FUZZ_MAX_LEN:-8192}
 ALL_TARGETS="idevicesyslog log-show log-syslog log-ndjson log-json privacy-report console pymobiledevice3 pymobiledevice3-json bsd-syslog mobile-installation message-only sysdiagnose log-compact xcode-console message-fields timestamps vis json-unescape info-plist ideviceinfo detect detect-parse gzip message-template"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
@@ -45,6 +47,9 @@ if [[ ${1:-} == --check ]]; then
 fi
 SECONDS_EACH=${1:-60}
 [[ $SECONDS_EACH =~ ^[0-9]+$ && $SECONDS_EACH -gt 0 ]] || die "SECONDS must be a positive whole number (got '$SECONDS_EACH')" 2
+for t in $TARGETS; do
+    [[ " $ALL_TARGETS " == *" $t "* ]] || die "unknown target '$t' (targets: $ALL_TARGETS)" 2
+done
 
 # ---------------------------------------------------------------- build
 # Every source of the package's targets the parsers are made of: all the Swift files under
@@ -66,8 +71,9 @@ for target in $FUZZED_TARGETS; do
     [[ -d Sources/$target/Resources ]] || continue
     mapfile -t -O "${#RESOURCES_IN[@]}" RESOURCES_IN < <(find "Sources/$target/Resources" -type f | LC_ALL=C sort)
 done
-BIN="$OUT/locaudit-fuzz"
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+BIN="$OUT/locaudit-fuzz"
 STAMP=$(cat "${SOURCES[@]}" "${RESOURCES_IN[@]}" "$0" | sha256sum | cut -d' ' -f1)
 if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
     echo "fuzz: building $BIN" >&2
@@ -85,10 +91,12 @@ if [[ ! -x $BIN || ! -f $OUT/.stamp || $(cat "$OUT/.stamp") != "$STAMP" ]]; then
         echo "}"
     } >"$OUT/src/embedded_resources.swift"
     ISAL=()
-    [[ -f /usr/include/isa-l/igzip_lib.h ]] && ISAL=(-I Sources/CIsal)
-    swiftc -parse-as-library -sanitize=fuzzer,address -O -g -module-name LocAuditFuzz -package-name locaudit \
-        -I Sources/CZlib "${ISAL[@]}" \
-        -o "$BIN.$$" "$OUT"/src/*.swift >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
+    [[ -f /usr/include/isa-l/igzip_lib.h ]] && ISAL=(-I "$ROOT/Sources/CIsal")
+    # Whole-module, on every core: a third less time than file by file. It leaves module files
+    # in the working folder, so it runs in $OUT.
+    (cd "$OUT" && swiftc -parse-as-library -sanitize=fuzzer,address -O -g -wmo -num-threads "$JOBS" \
+        -module-name LocAuditFuzz -package-name locaudit -I "$ROOT/Sources/CZlib" "${ISAL[@]}" \
+        -o "locaudit-fuzz.$$" src/*.swift) >"$OUT/build.log" 2>&1 || { grep -v 'Cannot export local symbol' "$OUT/build.log" | tail -n 40 >&2; die "the fuzz build failed (log: $OUT/build.log)"; }
     mv -f "$BIN.$$" "$BIN"
     echo "$STAMP" >"$OUT/.stamp"
 fi
@@ -110,17 +118,14 @@ echo "fuzz: $(ls "$SEEDS" | wc -l) seed inputs from $n files of samples/, Tests/
 
 # ---------------------------------------------------------------- run
 mkdir -p "$OUT/crashes" "$OUT/logs"
-TOTAL=0 CRASHES=0 RAN=0
-printf '%-20s %12s  %s\n' target inputs seconds
 # One process runs at most ROUND seconds, then the next goes on from the corpus: Foundation
 # leaks a CFError on every unreadable property list (LeakSanitizer shows it), so info-plist's
 # memory grows by about 1 GB a minute and would end in libFuzzer's 4 GB out-of-memory stop.
 ROUND=180
-for t in $TARGETS; do
-    [[ " $ALL_TARGETS " == *" $t "* ]] || die "unknown target '$t' (targets: $ALL_TARGETS)" 2
+# Fuzzes target $1 for SECONDS_EACH; writes "inputs seconds exit-status" to $OUT/logs/$1.result.
+fuzz_one() {
+    local t=$1 log="$OUT/logs/$1.log" rc=0 runs=0 left=$SECONDS_EACH slice n start
     mkdir -p "$OUT/corpus/$t"
-    log="$OUT/logs/$t.log"
-    rc=0 runs=0 left=$SECONDS_EACH
     start=$(date +%s)
     while ((left > 0 && rc == 0)); do
         slice=$((left < ROUND ? left : ROUND))
@@ -131,12 +136,27 @@ for t in $TARGETS; do
         n=$(awk '/^stat::number_of_executed_units:/ { print $NF }' "$log" | tail -n 1)
         runs=$((runs + ${n:-0}))
     done
-    took=$(( $(date +%s) - start ))
+    echo "$runs $(( $(date +%s) - start )) $rc" >"$OUT/logs/$t.result"
+}
+# FUZZ_JOBS targets at a time (default: one per core; each libFuzzer process uses one).
+running=0
+for t in $TARGETS; do
+    rm -f "$OUT/logs/$t.result"
+    if ((running >= JOBS)); then wait -n || true; running=$((running - 1)); fi
+    fuzz_one "$t" &
+    running=$((running + 1))
+done
+wait
+TOTAL=0 CRASHES=0 RAN=0
+printf '%-20s %12s  %s\n' target inputs seconds
+for t in $TARGETS; do
+    read -r runs took rc <"$OUT/logs/$t.result" || { runs=0 took=0 rc=1; }
     TOTAL=$((TOTAL + runs))
     RAN=$((RAN + 1))
     printf '%-20s %12s  %s\n' "$t" "$runs" "$took"
     if ((rc != 0)); then
         CRASHES=$((CRASHES + 1))
+        log="$OUT/logs/$t.log"
         artifact=$(grep -o "Test unit written to .*" "$log" | tail -n 1 | sed 's/Test unit written to //')
         echo "fuzz: $t CRASHED (exit $rc); input: ${artifact:-see $log}" >&2
         echo "fuzz:   replay: LOCAUDIT_FUZZ_TARGET=$t $BIN ${artifact:-CRASH-FILE}; log: $log" >&2
