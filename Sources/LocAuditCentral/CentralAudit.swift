@@ -100,7 +100,7 @@ public enum CentralAudit {
         let checkpoints = try Central.blocking {
             // The audit writes: the schema must be this locaudit's. A report only reads.
             if lock { _ = try await CentralSchema.migrate(central) }
-            return try await CentralReplica.make(from: central, at: path, events: events, devices: devices, settle: settle).checkpoints
+            return try await CentralReplica.make(from: central, at: path, events: events, devices: devices, settle: settle, audit: lock).checkpoints
         }
         return try body(central, try Store(path: path, access: .write), checkpoints)
     }
@@ -110,6 +110,8 @@ public enum CentralAudit {
     struct Recorded: Sendable {
         var run: Int64
         var runJSON: String
+        /// The run's checks, bound as a value of their own (inside `runJSON` every quote of them was escaped).
+        var runChecks: String?
         var findings: [String]
         var sessions: [String]
         var devices: [String]?
@@ -127,6 +129,7 @@ public enum CentralAudit {
             var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.list(Pusher.runColumns)) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
             object["run_key"] = Pusher.runKey(object)
             object["pushed_from"] = "central audit (\(ProcessInfo.processInfo.hostName))"
+            runChecks = object.removeValue(forKey: "checks") as? String
             runJSON = try Pusher.json([object])
             findings = try Self.batches(Row.fetchAll(db, sql: """
                 SELECT \(Pusher.list(Pusher.findingColumns)) FROM findings WHERE first_run = ?1 OR last_run = ?1 OR resolved_run = ?1
@@ -192,11 +195,14 @@ public enum CentralAudit {
         try await central.transaction { central in
             let run = recorded.run
             let runColumns = Pusher.runColumns + [("run_key", "text"), ("pushed_from", "text")]
+            var runBinds = binds(recorded.runJSON)
+            runBinds.append(recorded.runChecks)
             let runID: [Int64] = try await central.rows(PostgresQuery(unsafeSQL: """
                 INSERT INTO locaudit.audit_runs (\(Pusher.list(runColumns)))
-                SELECT \(Pusher.list(runColumns)) FROM json_to_recordset($1::json) AS r(\(Pusher.types(runColumns)))
+                SELECT \(runColumns.map { $0.name == "checks" ? "$2::text" : "\"\($0.name)\"" }.joined(separator: ", "))
+                FROM json_to_recordset($1::json) AS r(\(Pusher.types(runColumns.filter { $0.name != "checks" })))
                 RETURNING id
-                """, binds: binds(recorded.runJSON)), as: Int64.self)
+                """, binds: runBinds), as: Int64.self)
             guard let id = runID.first else { throw CentralError(.server("\(central.url.display): the audit run was not recorded: audit again")) }
             let findings = Pusher.findingColumns.map(\.name)
             let values = findings.map { column in
