@@ -172,13 +172,34 @@ public enum CentralAudit {
                 var row = CheckpointRow(deviceId: made.deviceId, bundleId: made.bundleId, prunedAt: before?.prunedAt)
                 let same = before.map { $0.rules == rules && $0.settled == made.settled && $0.asOf == made.checkpoint?.asOf } ?? false
                 guard !same else { return row }
-                row.settled = String(decoding: try encoder.encode(made.settled), as: UTF8.self)
+                row.settled = try settledJSON(made.settled, before: before, encoder: encoder)
                 if let checkpoint = made.checkpoint {
                     row.asOf = checkpoint.asOf
                     row.state = String(decoding: try encoder.encode(checkpoint.state), as: UTF8.self)
                 }
                 return row
             }
+        }
+
+        /// `settled` as JSON (`encoder`'s, keys sorted). When it is what `before` settled with
+        /// sessions added, only those are encoded, and the stored text of the others is kept:
+        /// the same bytes as encoding them all (`sessions` is the last key, an array is its
+        /// items' text joined), without encoding every settled session of the history again
+        /// each night (perf: 9% of a sixth night's CPU, growing with the nights).
+        static func settledJSON(_ settled: SettledApp, before: CentralCheckpoints.Stored?, encoder: JSONEncoder) throws -> String {
+            let marker = "\"sessions\":["
+            if let before, !before.settled.sessions.isEmpty, settled.sessions.count > before.settled.sessions.count,
+               settled.sessions.starts(with: before.settled.sessions), before.settledJSON.hasSuffix("]}"),
+               let stored = before.settledJSON.range(of: marker) {
+                var added = settled
+                added.sessions.removeFirst(before.settled.sessions.count)
+                let text = String(decoding: try encoder.encode(added), as: UTF8.self)
+                if let new = text.range(of: marker) {
+                    let kept = before.settledJSON[stored.upperBound...].dropLast(2)
+                    return text[..<new.upperBound] + kept + "," + text[new.upperBound...]
+                }
+            }
+            return String(decoding: try encoder.encode(settled), as: UTF8.self)
         }
 
         static func batches(_ rows: [Row]) throws -> [String] {
