@@ -25,6 +25,8 @@ package struct CentralCheckpoints: Sendable {
         var asOf: ReplayCheckpoint.EventKey?
         var state: String?
         var settled: SettledApp
+        /// `settled` as stored (JSON): a new checkpoint that only adds sessions keeps the text of these.
+        var settledJSON = ""
         var lastEventID: Int64
         var rules: String
         var prunedAt: String?
@@ -54,8 +56,8 @@ package struct CentralCheckpoints: Sendable {
             PostgresQuery(unsafeSQL: "SELECT \(columns) FROM locaudit.replay_checkpoints"),
             as: (String, String, Int64?, Int64?, Int64?, String?, String, Int64, String, String?).self)
         guard !rows.isEmpty else { return checkpoints }
-        for (device, bundle, asOfUS, asOfSource, asOfLine, state, settled, lastEventID, rules, prunedAt) in rows {
-            guard let settled = try? JSONDecoder().decode(SettledApp.self, from: Data(settled.utf8)) else {
+        for (device, bundle, asOfUS, asOfSource, asOfLine, state, settledText, lastEventID, rules, prunedAt) in rows {
+            guard let settled = try? JSONDecoder().decode(SettledApp.self, from: Data(settledText.utf8)) else {
                 // Written by another version: the app is read from its first line.
                 checkpoints.copyFrom[ReplayCheckpoint.key(device, bundle)] = (device, bundle, .min)
                 continue
@@ -64,8 +66,8 @@ package struct CentralCheckpoints: Sendable {
             if let asOfUS, let asOfSource, let asOfLine {
                 asOf = ReplayCheckpoint.EventKey(timeUS: asOfUS, source: asOfSource, line: Int(truncatingIfNeeded: asOfLine))
             }
-            let stored = Stored(deviceId: device, bundleId: bundle, asOf: asOf, state: state, settled: settled, lastEventID: lastEventID,
-                                rules: rules, prunedAt: prunedAt)
+            let stored = Stored(deviceId: device, bundleId: bundle, asOf: asOf, state: state, settled: settled, settledJSON: settledText,
+                                lastEventID: lastEventID, rules: rules, prunedAt: prunedAt)
             checkpoints.stored[ReplayCheckpoint.key(device, bundle)] = stored
             if let logs = state.flatMap(DeviceLogs.kept(inState:)) { checkpoints.deviceLogs[device] = (checkpoints.deviceLogs[device] ?? DeviceLogs()).union(logs) }
         }

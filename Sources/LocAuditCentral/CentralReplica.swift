@@ -32,16 +32,22 @@ package enum CentralReplica {
     /// other's events); the events read. With `settle` (the fleet's full audit, judging with those rules), the
     /// checkpoints still good (`CentralCheckpoints`) go into the copy's `replay_checkpoints`, and
     /// of their apps only the lines from the checkpoint's second on are copied (with the first
-    /// and configuration lines of the settled sessions).
+    /// and configuration lines of the settled sessions). An audit's copy (`audit`) leaves out what
+    /// only `report` reads: the earlier runs' checks (a check per session and rule: the history's
+    /// size); a settling audit's, the sessions it replaces (all but those a prune kept).
     @discardableResult
     package static func make(from central: Central, at path: String, events copyEvents: Bool = true, devices: [String]? = nil,
-                             settle rules: String? = nil) async throws -> (events: Int, checkpoints: CentralCheckpoints?) {
+                             settle rules: String? = nil, audit: Bool = false) async throws -> (events: Int, checkpoints: CentralCheckpoints?) {
         let store = try Store(path: path, access: .create)
         let queue = try store.connect()
+        // A copy removed at the end, never read after a crash: its commits need not wait for the disk.
+        try StoreError.mapping(path: path) { try queue.inDatabase { try $0.execute(sql: "PRAGMA synchronous = OFF") } }
         let writer = Writer(queue: queue, path: path)
         // A read that fails leaves no batch writing into a copy about to be removed.
         defer { writer.drain() }
         try await central.beginSnapshot()
+        // A few queries, each run once: compiling them (JIT) cost more than it saved (docs/performance.md).
+        try await central.execute("SET LOCAL jit = off")
         var events = 0
         var checkpoints: CentralCheckpoints?
         for table in tables where copyEvents || table.name != "events" {
@@ -49,7 +55,13 @@ package enum CentralReplica {
             let columns = table.columns.map { "\"\($0)\"" }.joined(separator: ", ")
             var binds = PostgresBindings()
             var sql = "SELECT \(columns) FROM locaudit.\(table.name)"
-            if table.name == "events", let devices {
+            var unordered = false
+            if table.name == "audit_runs", audit {
+                sql = "SELECT \(table.columns.map { $0 == "checks" ? "NULL AS checks" : "\"\($0)\"" }.joined(separator: ", ")) FROM locaudit.audit_runs"
+            } else if table.name == "sessions", rules != nil {
+                // Every session the settling audit can rebuild it writes again: only a prune's stay as stored.
+                sql += " WHERE evidence_pruned_at IS NOT NULL"
+            } else if table.name == "events", let devices {
                 binds.append(devices)
                 sql += " WHERE device_id = ANY($1)"
             } else if table.name == "events", let rules {
@@ -66,19 +78,29 @@ package enum CentralReplica {
                     binds.append(groups.map(\.fromUS))
                     binds.append(judged.settledLines)
                     binds.append(judged.stored.values.map(\.lastEventID).min() ?? 0)
-                    // Each app from where its copy starts (through `events_by_app`), the settled
-                    // sessions' lines, and the device-wide lines pushed since: three index
-                    // scans (one statement with OR scanned every event), a line in two once.
+                    // Each app from where its copy starts (an index scan of `events_by_app` per
+                    // app: `OFFSET 0` keeps the planner from joining by a scan of every event
+                    // held), the settled sessions' lines that copy does not hold, and the
+                    // device-wide lines pushed since: three disjoint parts, so that no row is
+                    // compared to drop a duplicate (`UNION` sorted every row copied by all its
+                    // columns, on disk), nor sorted: the copy keeps their ids, and SQLite took
+                    // them an app at a time as fast (the server's sort by id cost a fifth of its CPU).
                     let qualified = table.columns.map { "ev.\"\($0)\"" }.joined(separator: ", ")
+                    let fromEach = "unnest($1::text[], $2::text[], $3::bigint[]) AS g(device_id, bundle_id, from_us)"
                     sql = """
-                        SELECT \(qualified) FROM unnest($1::text[], $2::text[], $3::bigint[]) AS g(device_id, bundle_id, from_us)
-                            JOIN locaudit.events ev ON ev.device_id = g.device_id AND ev.bundle_id = g.bundle_id AND ev.time_us >= g.from_us
-                        UNION SELECT \(columns) FROM locaudit.events WHERE id = ANY($4::bigint[])
-                        UNION SELECT \(columns) FROM locaudit.events WHERE id > $5 AND bundle_id IS NULL
+                        SELECT \(qualified) FROM \(fromEach) CROSS JOIN LATERAL (
+                            SELECT \(columns) FROM locaudit.events e
+                            WHERE e.device_id = g.device_id AND e.bundle_id = g.bundle_id AND e.time_us >= g.from_us OFFSET 0) ev
+                        UNION ALL SELECT \(qualified) FROM locaudit.events ev
+                            WHERE ev.id = ANY($4::bigint[]) AND (ev.bundle_id IS NOT NULL OR ev.id <= $5)
+                                AND NOT EXISTS (SELECT 1 FROM \(fromEach)
+                                    WHERE g.device_id = ev.device_id AND g.bundle_id = ev.bundle_id AND ev.time_us >= g.from_us)
+                        UNION ALL SELECT \(qualified) FROM locaudit.events ev WHERE ev.id > $5 AND ev.bundle_id IS NULL
                         """
+                    unordered = true
                 }
             }
-            sql += " ORDER BY \"\(order)\""
+            if !unordered { sql += " ORDER BY \"\(order)\"" }
             var rows: [[DatabaseValue]] = []
             rows.reserveCapacity(batch)
             do {

@@ -82,6 +82,24 @@ struct CentralSettleTests {
             await connection.close()
             #expect(!(checkpoints?.good.isEmpty ?? true))
             #expect(copied > 0 && copied * 2 < events, "copied \(copied) of \(events)")
+            // Each line once, and exactly those the copy's three parts name (its statement keeps
+            // them apart instead of dropping duplicates): each app's from where its copy starts,
+            // the settled sessions' lines, the device-wide lines pushed since; here as one UNION.
+            let judged = try #require(checkpoints)
+            let replicaIDs = try await DatabaseQueue(path: folder.appendingPathComponent("r.sqlite").path).read {
+                try Int64.fetchAll($0, sql: "SELECT id FROM event_rows ORDER BY id")
+            }
+            #expect(replicaIDs.count == copied)
+            let apps = judged.copyFrom.values.map { "('\($0.deviceId)', '\($0.bundleId)', \($0.fromUS)::numeric)" }
+            try #require(!apps.isEmpty && !judged.settledLines.isEmpty)
+            let expected = try cluster.psql("""
+                SELECT ev.id FROM (VALUES \(apps.joined(separator: ", "))) AS g(device_id, bundle_id, from_us)
+                    JOIN locaudit.event_rows ev ON ev.device_id = g.device_id AND ev.bundle_id = g.bundle_id AND ev.time_us >= g.from_us
+                UNION SELECT id FROM locaudit.event_rows WHERE id = ANY('{\(judged.settledLines.map(String.init).joined(separator: ","))}'::bigint[])
+                UNION SELECT id FROM locaudit.event_rows WHERE id > \(judged.stored.values.map(\.lastEventID).min() ?? 0) AND bundle_id IS NULL
+                ORDER BY 1
+                """).split(separator: "\n").compactMap { Int64($0) }
+            #expect(replicaIDs == expected)
 
             // A late export: night two's log of one device again, one request call in it made a
             // new line (another manager). It reaches back before that app's checkpoint: the app
