@@ -96,7 +96,7 @@ package enum AuditRecorder {
             VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?, ?)
             """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
                              report.coverage.evaluated, report.coverage.notEvaluableCount, report.failOn.rawValue,
-                             jsonText(report.coverage), StoredChecks(report.checks).json, options.runScope])
+                             jsonText(report.coverage), StoredChecks.json(report.checks), options.runScope])
         let run = db.lastInsertedRowID
 
         // Findings the previous runs left open, each in its own scope: a session finding's is
@@ -209,6 +209,9 @@ extension Store {
         // `--no-record`: the same work, so that new, persisting and resolved mean what they
         // would, in a transaction rolled back: nothing is written.
         try connect().inDatabase { db in
+            // The run's rows go in once each: a cache for an ingest's inserts (8 MB) would only
+            // keep the checks' overflow pages (16 MB of text at 4 GiB of logs) until the commit.
+            try db.execute(sql: "PRAGMA cache_size = -2048")
             try db.inTransaction(.immediate) {
                 try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
                 let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
