@@ -46,7 +46,9 @@ public struct Auditor {
         var found: [Finding] = []
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
-        let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
+        // The run's checks, compactly, until they are recorded.
+        var checks = CheckLog()
+        let (events, coverage) = try store.readAudit(scope: options.scope) { input in
             for (device, logs) in settling?.deviceLogs ?? [:] { input.deviceLogs[device] = (input.deviceLogs[device] ?? DeviceLogs()).union(logs) }
             // Settled: the lines before the checkpoints' seconds, and the findings of the settled sessions.
             var (settledEvents, settledFindings) = (0, [String]())
@@ -130,7 +132,8 @@ public struct Auditor {
                     settling.make(made)
                 }
             }
-            var (raw, coverage, checks) = evaluation.finish()
+            var (raw, coverage, log) = evaluation.finish()
+            checks = log
             coverage.timeZones = input.timeZoneNotes(of: devices)
             coverage.summarise()
             try input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
@@ -139,7 +142,7 @@ public struct Auditor {
                 guard let opening = r.sessionEvents.first else { continue }
                 sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
             }
-            return (input.events + settledEvents, coverage, checks)
+            return (input.events + settledEvents, coverage)
         }
         // The replay's memory is free now but still the process's (the heap's high-water mark
         // of its largest app): give it back before the recording's large buffers (the checks'
@@ -148,9 +151,10 @@ public struct Auditor {
         progress?.start("recording findings")
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
-                                 coverage: coverage, checks: checks, failOn: options.failOn)
+                                 coverage: coverage, failOn: options.failOn)
         report.requireEvidence = options.requireEvidence
-        let renamed = try store.recordAudit(sessionRows, found: &found, sessions: &sessions, report: &report, options: options)
+        let renamed = try store.recordAudit(sessionRows, found: &found, sessions: &sessions, checks: &checks, report: &report, options: options)
+        sessionRows = []
         settling?.rename(renamed)
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
@@ -163,7 +167,12 @@ public struct Auditor {
         // The reporters draw the findings' sessions from this replay, not from a second one.
         let reported = Set(report.findings.compactMap { f in f.sessionStartUS.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
         report.sessions = named.filter { reported.contains(SessionKey($0.session)) }
-        try store.recordVerdict(of: report)
+        try store.recordVerdict(of: report, checks: checks)
+        // The report's checks (the JUnit report's cases) as records, once the recording's
+        // text of them is gone: the compact log and the text are what the audit held at its peak.
+        FreedMemory.giveBack()
+        report.checks = Array(checks)
+        checks = CheckLog()
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         return report

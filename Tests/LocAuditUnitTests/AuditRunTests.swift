@@ -248,6 +248,13 @@ import Testing
         // checks that do not come together (the session's after the configuration subject's) grouped.
         #expect(StoredChecks.json(records) == plain.json)
         #expect(StoredChecks.json([]) == StoredChecks([]).json)
+        // Held compactly as the audit makes them: the same records back, the same text.
+        var log = CheckLog()
+        for r in records { log.append(r) }
+        #expect(Array(log) == records)
+        #expect(StoredChecks.json(log) == plain.json)
+        log.rename(["cd34": "ef56"])
+        #expect(Array(log) == records.map { var r = $0; r.findings = r.findings.map { $0 == "cd34" ? "ef56" : $0 }; return r })
         #expect(plain.subjects.map(\.subject) == [session, "com.example.app on iOS 17"])
         #expect(plain.subjects[0].findings == ["delivery-while-paused": ["ab12", "cd34"]])
         #expect(plain.subjects[0].passed == ["missing-blue-bar", "background-delivery-without-capability"])

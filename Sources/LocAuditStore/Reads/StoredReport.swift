@@ -124,15 +124,15 @@ struct StoredChecks: Codable {
     /// recording of a large run held beside the records and the text (docs/performance.md,
     /// "Audit memory, streamed"). Subjects in the order they first come, each with all its
     /// checks (checks come subject by subject, so most subjects are one run of records).
-    static func json(_ checks: [RuleCheckRecord]) -> String {
+    static func json<Checks: RandomAccessCollection>(_ checks: Checks) -> String where Checks.Element == RuleCheckRecord, Checks.Index == Int {
         // Each subject's runs of records: the first in `runs`, any later one in `more`.
         var runs: [Range<Int>] = []
         var more: [Int: [Range<Int>]] = [:]
         var index: [String: Int] = [:]
-        var start = 0
-        while start < checks.count {
+        var start = checks.startIndex
+        while start < checks.endIndex {
             var end = start + 1
-            while end < checks.count, checks[end].subject == checks[start].subject { end += 1 }
+            while end < checks.endIndex, checks[end].subject == checks[start].subject { end += 1 }
             if let known = index[checks[start].subject] {
                 more[known, default: []].append(start..<end)
             } else {
@@ -142,7 +142,7 @@ struct StoredChecks: Codable {
             start = end
         }
         index = [:]
-        return written(fallback: { jsonText(StoredChecks(checks)) }) { out in
+        return written(fallback: { jsonText(StoredChecks(Array(checks))) }) { out in
             for (n, run) in runs.enumerated() {
                 var passed: [String] = []
                 var notEvaluable: [String: String] = [:]
