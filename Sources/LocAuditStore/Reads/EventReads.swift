@@ -293,12 +293,27 @@ extension EventScope {
         let statement = try db.cachedStatement(sql: """
             SELECT device_ref, bundle_ref, app_pid, time_us FROM event_rows WHERE bundle_ref IS NOT NULL AND app_pid IS NOT NULL
             """)
-        var last: [EventGroup.Key: [Int64: Int64]] = [:]
+        // One flat table, one lookup a row, none for a row of the same process as the row
+        // before (most are: a log's lines of one process come together); split by app at the end.
+        struct Process: Hashable { var device: Int64, bundle: Int64, pid: Int64 }
+        var flat: [Process: Int64] = [:]
+        var previous: (process: Process, at: Dictionary<Process, Int64>.Index)?
         try RawRows.step(statement, in: db) { stmt in
-            let key = EventGroup.Key(device: sqlite3_column_int64(stmt, 0), bundle: sqlite3_column_int64(stmt, 1))
-            let (pid, time) = (sqlite3_column_int64(stmt, 2), sqlite3_column_int64(stmt, 3))
-            if time > last[key]?[pid] ?? .min { last[key, default: [:]][pid] = time }
+            let process = Process(device: sqlite3_column_int64(stmt, 0), bundle: sqlite3_column_int64(stmt, 1),
+                                  pid: sqlite3_column_int64(stmt, 2))
+            let time = sqlite3_column_int64(stmt, 3)
+            if let previous, previous.process == process {
+                if time > flat.values[previous.at] { flat.values[previous.at] = time }
+            } else if let at = flat.index(forKey: process) {
+                if time > flat.values[at] { flat.values[at] = time }
+                previous = (process, at)
+            } else {
+                flat[process] = time
+                previous = flat.index(forKey: process).map { (process, $0) }
+            }
         }
+        var last: [EventGroup.Key: [Int64: Int64]] = [:]
+        for (process, time) in flat { last[EventGroup.Key(device: process.device, bundle: process.bundle), default: [:]][process.pid] = time }
         return last
     }
 
