@@ -46,12 +46,15 @@ public struct Auditor {
         var found: [Finding] = []
         // Each session finding's session, so that it keeps its identity when the session has gained lines.
         var sessions: [String: AuditRecorder.SessionIdentity] = [:]
-        let (events, coverage, checks) = try store.readAudit(scope: options.scope) { input in
+        // The run's checks, compactly, until they are recorded.
+        var checks = CheckLog()
+        let (events, coverage) = try store.readAudit(scope: options.scope) { input in
             for (device, logs) in settling?.deviceLogs ?? [:] { input.deviceLogs[device] = (input.deviceLogs[device] ?? DeviceLogs()).union(logs) }
             // Settled: the lines before the checkpoints' seconds, and the findings of the settled sessions.
             var (settledEvents, settledFindings) = (0, [String]())
             let lines = { (device: String, bundle: String) in settling?.carried[ReplayCheckpoint.key(device, bundle)]?.sessions.flatMap(\.lines) ?? [] }
-            try input.replayApps(graceUS: options.settings.backgroundGraceUS, progress: progress, sessions: { checked }, lines: lines) { app in
+            try input.replayApps(graceUS: options.settings.backgroundGraceUS, progress: progress, sessions: { checked }, lines: lines,
+                                 eventTimes: settling != nil) { app in
                 let carried = settling?.carried[ReplayCheckpoint.key(app.deviceId, app.bundleId)] ?? SettledApp()
                 if !carried.sessions.isEmpty {
                     for settled in carried.sessions {
@@ -65,37 +68,55 @@ public struct Auditor {
                     checked += carried.sessions.count
                 }
                 settledEvents += carried.eventsBefore
-                // Each session replayed, recorded and checked in turn, and its steps (with the
-                // states they hold) let go once checked, but for a session a finding may name
-                // (the reports draw it): the app's sessions are held at once, not all their steps
+                // Each session replayed, recorded and checked as soon as it is over (the app's
+                // events are read as the sessions are taken), and its steps (with the states they
+                // hold) let go once checked, but for a session a finding may name (the reports
+                // draw it): neither the app's events nor its sessions' steps are held at once
                 // (docs/performance.md, "Audit memory").
                 var replayer = app.replayer
-                // A finding names its session by this key: a session sharing its key with another
-                // keeps its steps, whichever of the two the finding is of.
-                let keys = app.sessions.reduce(into: [SessionKey: Int]()) { $0[SessionKey($1), default: 0] += 1 }
-                var kept: [Int: ReplayedSession] = [:]
+                // A finding names its session by its key (device, app, pid, start): a session that
+                // may share its key with another keeps its steps, whichever of the two the finding
+                // is of. Sessions come in start order, so those sharing a key are neighbours with
+                // one start: a session is kept when it has a finding or a neighbour of its start.
+                var kept: [ReplayedSession] = []
+                // The session before, with its steps while the next one's start may still keep it.
+                var previous: (startUS: Int64, held: ReplayedSession?)?
                 var starts = Set<SessionKey>()
+                var replayedHere = 0
                 // With settling: the sessions without their steps (for the checkpoint), and each as it would settle.
                 var timeline: [ReplayedSession] = []
                 var judged: [SettledSession] = []
-                for (index, session) in app.sessions.enumerated() {
+                while let session = try app.sessions.next() {
                     var replayed = replayer.next(session)
+                    replayedHere += 1
                     sessionRows.append(AuditRecorder.SessionRow(replayed))
                     let before = evaluation.findings.count
                     let made = evaluation.add(replayed)
                     if settling != nil { judged.append(SettledSession(replayed, made)) }
                     let found = evaluation.findings[before...].compactMap { f in f.sessionStartUS.map { SessionKey(f.deviceId, f.bundleId, f.pid, $0) } }
                     starts.formUnion(found)
-                    if !found.isEmpty || keys[SessionKey(session), default: 0] > 1 { kept[index] = replayed }
+                    let sharesStart = previous?.startUS == session.startUS
+                    if sharesStart, let held = previous?.held { kept.append(held) }
+                    if !found.isEmpty || sharesStart {
+                        kept.append(replayed)
+                        previous = (session.startUS, nil)
+                    } else {
+                        previous = (session.startUS, replayed)
+                    }
                     if settling != nil {
+                        // What `Watch.checkpoint` reads of a session: its first and last lines (by
+                        // time, file and line) and its final state, not every line.
+                        let keyed = replayed.session.events.map { (ReplayCheckpoint.EventKey($0), $0) }
+                        replayed.session.events = [keyed.min { $0.0 < $1.0 }, keyed.max { $0.0 < $1.0 }].compactMap { $0?.1 }
+                        replayed.session.before = []
                         replayed.steps = []
                         timeline.append(replayed)
                     }
                 }
-                if !app.sessions.isEmpty {
+                if replayedHere > 0 {
                     devices.insert(app.deviceId)
-                    checked += app.sessions.count
-                    if !starts.isEmpty { named += app.sessions.indices.filter { starts.contains(SessionKey(app.sessions[$0])) }.compactMap { kept[$0] } }
+                    checked += replayedHere
+                    if !starts.isEmpty { named += kept.filter { starts.contains(SessionKey($0.session)) } }
                 }
                 // What this run settles: the sessions before the last one that is over.
                 let closing = settling == nil ? nil : Watch.checkpoint(after: timeline, settledUS: .max)
@@ -105,13 +126,14 @@ public struct Auditor {
                     if let (checkpoint, _) = closing {
                         made.checkpoint = checkpoint
                         made.settled.sessions += settles
-                        made.settled.eventsBefore += app.events.lazy.filter { $0.timeUS < checkpoint.asOf.timeUS }.count
+                        made.settled.eventsBefore += app.sessions.events(before: checkpoint.asOf.timeUS)
                         made.settled.cited = checkpoint.state.citedEvents
                     }
                     settling.make(made)
                 }
             }
-            var (raw, coverage, checks) = evaluation.finish()
+            var (raw, coverage, log) = evaluation.finish()
+            checks = log
             coverage.timeZones = input.timeZoneNotes(of: devices)
             coverage.summarise()
             try input.locate(Set(raw.flatMap { $0.violations.flatMap(\.events) + $0.context }))
@@ -120,7 +142,7 @@ public struct Auditor {
                 guard let opening = r.sessionEvents.first else { continue }
                 sessions[r.fingerprint] = AuditRecorder.SessionIdentity(opening: opening.id, events: Set(r.sessionEvents.map(\.id)))
             }
-            return (input.events + settledEvents, coverage, checks)
+            return (input.events + settledEvents, coverage)
         }
         // The replay's memory is free now but still the process's (the heap's high-water mark
         // of its largest app): give it back before the recording's large buffers (the checks'
@@ -129,9 +151,10 @@ public struct Auditor {
         progress?.start("recording findings")
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
                                  findings: [], new: [], persisting: [], resolved: [], hiddenByBaseline: 0,
-                                 coverage: coverage, checks: checks, failOn: options.failOn)
+                                 coverage: coverage, failOn: options.failOn)
         report.requireEvidence = options.requireEvidence
-        let renamed = try store.recordAudit(sessionRows, found: &found, sessions: &sessions, report: &report, options: options)
+        let renamed = try store.recordAudit(sessionRows, found: &found, sessions: &sessions, checks: &checks, report: &report, options: options)
+        sessionRows = []
         settling?.rename(renamed)
         if let baseline {
             report.findings = found.filter { !baseline.fingerprints.contains($0.fingerprint) }
@@ -144,7 +167,12 @@ public struct Auditor {
         // The reporters draw the findings' sessions from this replay, not from a second one.
         let reported = Set(report.findings.compactMap { f in f.sessionStartUS.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
         report.sessions = named.filter { reported.contains(SessionKey($0.session)) }
-        try store.recordVerdict(of: report)
+        try store.recordVerdict(of: report, checks: checks)
+        // The report's checks (the JUnit report's cases) as records, once the recording's
+        // text of them is gone: the compact log and the text are what the audit held at its peak.
+        FreedMemory.giveBack()
+        report.checks = Array(checks)
+        checks = CheckLog()
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }
         return report

@@ -3,6 +3,7 @@ import LocAuditReplay
 import LocAuditRules
 import LocAuditNormalise
 import LocAuditRead
+import LocAuditStore
 
 /// A rule broken once: in a session, or by an app on an iOS version, with every violation.
 struct RawFinding {
@@ -51,7 +52,8 @@ struct RuleEvaluation {
     /// The same keys: whether every session of the part has only App Privacy Report intervals.
     private var onlyPrivacyReport: [String: [Bool]] = [:]
     private var unknownVersionApps = Set<String>()
-    private var checks: [RuleCheckRecord] = []
+    /// Every check, compactly (a run checks about 20 rules on every session).
+    private var checks = CheckLog()
 
     init(options: AuditOptions) {
         self.options = options
@@ -110,7 +112,7 @@ struct RuleEvaluation {
         if evaluatedHere == 0 {
             coverage.insufficientSessions.append(subject)
         }
-        return Judged(counted: true, checks: checks[checksBefore...], notApplicable: coverage.notApplicable - notApplicableBefore,
+        return Judged(counted: true, checks: ArraySlice(checks[checksBefore...]), notApplicable: coverage.notApplicable - notApplicableBefore,
                       insufficient: evaluatedHere == 0)
     }
 
@@ -152,8 +154,10 @@ struct RuleEvaluation {
         }
     }
 
-    /// Runs the configuration rules over what `add` kept; returns everything found and counted.
-    mutating func finish() -> (findings: [RawFinding], coverage: Coverage, checks: [RuleCheckRecord]) {
+    /// Runs the configuration rules over what `add` kept; returns everything found and counted
+    /// (the checks handed over: not kept here too).
+    mutating func finish() -> (findings: [RawFinding], coverage: Coverage, checks: CheckLog) {
+        defer { checks = CheckLog() }
         let keys = byAppVersion.keys.sorted {
             let (a, b) = (byAppVersion[$0]![0], byAppVersion[$1]![0])
             return (a.bundleId, a.version.major) < (b.bundleId, b.version.major)
@@ -247,7 +251,7 @@ struct RuleEvaluation {
     /// on the way. An unknown version makes every version-dependent rule not evaluable (v2),
     /// whether or not it has a first version.
     private static func gate(_ rule: RuleDescription, _ version: IOSVersion?, _ coverage: inout Coverage,
-                             subject: String, _ checks: inout [RuleCheckRecord]) -> Bool {
+                             subject: String, _ checks: inout CheckLog) -> Bool {
         guard version != nil || !rule.versionDependent else {
             coverage.count(rule.identifier, notEvaluable: Fact.iosVersion.unknown)
             checks.append(RuleCheckRecord(subject: subject, rule: rule.identifier, notEvaluable: Fact.iosVersion.unknown, findings: []))

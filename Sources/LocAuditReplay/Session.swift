@@ -62,72 +62,153 @@ public struct Session: Sendable {
 /// (the launch says it did); lines without one go to the open session, except a line the
 /// app logged itself after a termination (a log without pids, a Console copy), which opens one. Install and
 /// uninstall lines before the app's first session open none: they come `before` it.
-package enum SessionBuilder {
-    package static func sessions(of events: ArraySlice<AppEvent>, versions: [Int64: IOSVersion]) -> [Session] {
-        var sessions: [Session] = []
-        var byPid: [Int64: Int] = [:]
-        var before: [AppEvent] = []
-        func open(_ event: AppEvent) -> Int {
-            if let last = sessions.indices.last, sessions[last].endReason != .terminated {
-                sessions[last].endReason = .nextLaunch
-                sessions[last].endUS = event.timeUS
-            }
-            sessions.append(Session(deviceId: event.deviceId, bundleId: event.bundleId, pid: nil,
-                                    startUS: event.timeUS, endUS: event.timeUS, endReason: .endOfLog, events: [],
-                                    before: sessions.isEmpty ? before : []))
-            return sessions.count - 1
+///
+/// The lines come one at a time (`add`, in time order), and each session is handed over
+/// (`take`) as soon as no later line can reach it, in the order the sessions opened: a session
+/// that is not the last one can only gain a line of its own pid while that pid is still its
+/// (`byPid`), so it is over when it has no pid, when a later session took its pid, or when
+/// its pid's last line of the app (`lastLines`, known ahead) has gone by. So an app's lines
+/// are not all held at once, only those of the sessions not over yet (docs/performance.md,
+/// "Audit memory, streamed").
+package struct SessionBuilder {
+    private let versions: [Int64: IOSVersion]
+    /// pid -> the time of the app's last line naming it; a pid not there is held to the end.
+    private let lastLines: [Int64: Int64]
+    /// The sessions not handed over yet: `pending[k]` is session `handed + k - head`.
+    private var pending: [Session] = []
+    /// Sessions of `pending` already taken (its first `head`), dropped in bulk.
+    private var head = 0
+    /// Sessions handed over.
+    private var handed = 0
+    /// Sessions opened.
+    private var opened: Int { handed + pending.count - head }
+    private var byPid: [Int64: Int] = [:]
+    private var before: [AppEvent] = []
+
+    package init(versions: [Int64: IOSVersion], lastLines: [Int64: Int64] = [:]) {
+        self.versions = versions
+        self.lastLines = lastLines
+    }
+
+    /// Every session of `events` at once.
+    package static func sessions(of events: some Sequence<AppEvent>, versions: [Int64: IOSVersion]) -> [Session] {
+        var builder = SessionBuilder(versions: versions)
+        for event in events { builder.add(event) }
+        return builder.finish()
+    }
+
+    /// Session `index` (of those opened), not handed over yet.
+    private subscript(index: Int) -> Session {
+        _read { yield pending[index - handed + head] }
+        _modify { yield &pending[index - handed + head] }
+    }
+
+    /// The next session, when it is over for good (no later line can reach it): handed over
+    /// once, in the order the sessions opened. `nowUS`: the time of the last line added (no
+    /// later line comes before it).
+    package mutating func take(nowUS: Int64) -> Session? {
+        guard opened - handed > 1 else { return nil }
+        if let pid = self[handed].pid, byPid[pid] == handed {
+            guard let last = lastLines[pid], last < nowUS else { return nil }
+            byPid[pid] = nil
         }
+        return pop()
+    }
+
+    /// The sessions not handed over yet, once every line has been added.
+    package mutating func finish() -> [Session] {
+        var rest: [Session] = []
+        while opened > handed { rest.append(pop()) }
+        return rest
+    }
+
+    private mutating func pop() -> Session {
+        var session = Session(row: "", bundleId: "", pid: nil, startUS: 0, endUS: 0, endReason: .endOfLog, launchIntent: nil,
+                              relaunchService: nil, osVersion: nil)
+        swap(&session, &pending[head])
+        head += 1
+        handed += 1
+        if head == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64, head * 2 >= pending.count {
+            pending.removeFirst(head)
+            head = 0
+        }
+        return session
+    }
+
+    /// Adds the next line (in time order).
+    package mutating func add(_ event: AppEvent) {
+        func open(_ event: AppEvent) -> Int {
+            if opened > handed {
+                let last = opened - 1
+                if self[last].endReason != .terminated {
+                    self[last].endReason = .nextLaunch
+                    self[last].endUS = event.timeUS
+                }
+            }
+            let first = opened == 0
+            let session = Session(deviceId: event.deviceId, bundleId: event.bundleId, pid: nil,
+                                  startUS: event.timeUS, endUS: event.timeUS, endReason: .endOfLog, events: [],
+                                  before: first ? before : [])
+            pending.append(session)
+            if first { before = [] }
+            return opened - 1
+        }
+        // The last session is never handed over before the end: it is the open one.
+        let lastIndex: Int? = opened > handed ? opened - 1 : nil
         /// The open session, when it is still running.
         var running: Int? {
-            sessions.indices.last.flatMap { sessions[$0].endReason == .terminated ? nil : $0 }
+            guard opened > handed else { return nil }
+            return self[opened - 1].endReason == .terminated ? nil : opened - 1
         }
-        for event in events {
-            let target: Int
-            if event.isLaunch {
-                // One background relaunch is two launch lines (SpringBoard's and locationd's).
-                if let open = running, sessions[open].events.allSatisfy(\.isLaunch),
-                   sessions[open].pid == nil || event.appPid == nil || sessions[open].pid == event.appPid {
-                    target = open
-                } else {
-                    target = open(event)
-                }
-            } else if let pid = event.appPid {
-                let launched = running.flatMap { sessions[$0].pid == nil && sessions[$0].events.first?.isLaunch == true ? $0 : nil }
-                if let known = byPid[pid],
-                   sessions[known].endReason == .terminated ? !event.isRunningState : launched == nil {
-                    target = known
-                } else if let open = running, sessions[open].pid == nil {
-                    target = open
-                } else {
-                    target = open(event)
-                }
-            } else if sessions.isEmpty, event.isInstallation {
-                // An install before the app ever ran is no process of it.
-                before.append(event)
-                continue
-            } else if running == nil, event.isTerminatedState {
-                // "No process", naming none, while none of the app runs (RunningBoard computes
-                // `none` before a launch too): it opens no session.
-                guard let last = sessions.indices.last else { continue }
+        let target: Int
+        if event.isLaunch {
+            // One background relaunch is two launch lines (SpringBoard's and locationd's).
+            if let open = running, self[open].events.allSatisfy(\.isLaunch),
+               self[open].pid == nil || event.appPid == nil || self[open].pid == event.appPid {
+                target = open
+            } else {
+                target = open(event)
+            }
+        } else if let pid = event.appPid {
+            let launched = running.flatMap { self[$0].pid == nil && self[$0].events.first?.isLaunch == true ? $0 : nil }
+            // A session handed over is never the pid's (`take`); `handed` guards it all the same.
+            if let known = byPid[pid], known >= handed,
+               self[known].endReason == .terminated ? !event.isRunningState : launched == nil {
+                target = known
+            } else if let open = running, self[open].pid == nil {
+                target = open
+            } else {
+                target = open(event)
+            }
+        } else if opened == 0, event.isInstallation {
+            // An install before the app ever ran is no process of it.
+            before.append(event)
+            return
+        } else if running == nil, event.isTerminatedState {
+            // "No process", naming none, while none of the app runs (RunningBoard computes
+            // `none` before a launch too): it opens no session.
+            guard let last = lastIndex else { return }
+            target = last
+        } else {
+            // A line the app logged itself (in a log without pids) after its termination:
+            // a new process runs, whose launch the log does not show.
+            if let open = running {
+                target = open
+            } else if let last = lastIndex, !EventKind.loggedByApp.contains(event.kind) {
                 target = last
             } else {
-                // A line the app logged itself (in a log without pids) after its termination:
-                // a new process runs, whose launch the log does not show.
-                if let open = running {
-                    target = open
-                } else if let last = sessions.indices.last, !EventKind.loggedByApp.contains(event.kind) {
-                    target = last
-                } else {
-                    target = open(event)
-                }
+                target = open(event)
             }
-            if let pid = event.appPid, sessions[target].pid == nil {
-                sessions[target].pid = pid
-                byPid[pid] = target
-            }
-            apply(event, to: &sessions[target], versions: versions)
         }
-        return sessions
+        if let pid = event.appPid, self[target].pid == nil {
+            self[target].pid = pid
+            byPid[pid] = target
+        }
+        let versions = versions
+        Self.apply(event, to: &self[target], versions: versions)
     }
 
     private static func apply(_ event: AppEvent, to session: inout Session, versions: [Int64: IOSVersion]) {

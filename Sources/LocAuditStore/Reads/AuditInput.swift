@@ -97,7 +97,8 @@ package struct AuditInput {
                                  _ body: ([ReplayedSession]) throws -> Void) throws {
         try replayApps(graceUS: graceUS, progress: progress, sessions: sessions) { app in
             var replayer = app.replayer
-            let timeline = app.sessions.map { replayer.next($0) }
+            var timeline: [ReplayedSession] = []
+            while let session = try app.sessions.next() { timeline.append(replayer.next(session)) }
             if !timeline.isEmpty { try body(timeline) }
         }
     }
@@ -108,11 +109,10 @@ package struct AuditInput {
         package var bundleId: String
         /// Where the replay started (nil: at the app's first line).
         package var checkpoint: ReplayCheckpoint?
-        /// The events read, in time order: from the checkpoint's second on, the lines at or
-        /// before it (dropped by the replay) among them.
-        package var events: [AppEvent]
-        /// Its sessions after the checkpoint (none when it has no line after it), not replayed yet.
-        package var sessions: [Session]
+        /// Its sessions after the checkpoint (none when it has no line after it), not replayed
+        /// yet, each as soon as it is over: read as they are taken (`AppSessions.next`), so that
+        /// the app's events are not all held at once.
+        package var sessions: AppSessions
         /// What replays them, in order (`Replayer.next`): one at a time, so that the audit holds
         /// one session's steps and states at once, not every session's of the app.
         package var replayer: Replayer
@@ -123,21 +123,25 @@ package struct AuditInput {
     }
 
     /// `replay`, with every app in scope handed over, each with where its replay started and
-    /// the events read, even when it has no line after its checkpoint, and the lines of it
-    /// `lines` asks for by id (device, app -> ids).
+    /// its sessions, even when it has no line after its checkpoint, and the lines of it
+    /// `lines` asks for by id (device, app -> ids). `eventTimes`: each app's `sessions` keeps
+    /// the time of every event it reads (`AppSessions.events(before:)`).
     package mutating func replayApps(graceUS: Int64 = 10_000_000, progress: ProgressBar? = nil, sessions: (() -> Int)? = nil,
-                                     lines wanted: ((String, String) -> [Int64])? = nil,
+                                     lines wanted: ((String, String) -> [Int64])? = nil, eventTimes: Bool = false,
                                      _ body: (AppReplay) throws -> Void) throws {
         let versions = sources.compactMapValues(\.version)
         var strings = StringTable()
-        var read = 0
         let kinds = try EventScope.kinds(db)
         let groups = try scope.groups(db)
+        // Every pid's last line: of every app in one scan for the whole store, else app by app.
+        var lastLines = scope.devices == nil && scope.bundleIds == nil ? try EventScope.lastLines(db) : nil
         progress?.start("auditing", total: groups.count, unit: "apps")
         for (done, group) in groups.enumerated() {
             defer { progress?.advance(to: done + 1, detail: "\(ProgressBar.grouped(Int64(sessions?() ?? 0))) sessions") }
-            let appEvents = try replayApp(group, graceUS: graceUS, versions: versions, kinds: kinds, strings: &strings, read: &read,
-                                          wanted: wanted, body)
+            var last: [Int64: Int64]?
+            if lastLines != nil { last = lastLines?.removeValue(forKey: group.key) ?? [:] }
+            let appEvents = try replayApp(group, graceUS: graceUS, versions: versions, kinds: kinds, strings: &strings,
+                                          lastLines: last, wanted: wanted, eventTimes: eventTimes, body)
             // The app's events, sessions and steps are free now, but the heap keeps its
             // high-water mark: after a large app, that memory goes back to the system, so that
             // what the run keeps of every app does not come on top of it.
@@ -147,27 +151,29 @@ package struct AuditInput {
 
     /// One app on one device of `replayApps`; returns the events it read.
     private mutating func replayApp(_ group: EventGroup, graceUS: Int64, versions: [Int64: IOSVersion], kinds: [EventKind?],
-                                    strings: inout StringTable, read: inout Int, wanted: ((String, String) -> [Int64])?,
-                                    _ body: (AppReplay) throws -> Void) throws -> Int {
+                                    strings: inout StringTable, lastLines: [Int64: Int64]?, wanted: ((String, String) -> [Int64])?,
+                                    eventTimes: Bool, _ body: (AppReplay) throws -> Void) throws -> Int {
         let (deviceId, bundleId) = (group.deviceId, group.bundleId)
         let checkpoint = checkpoints[ReplayCheckpoint.key(deviceId, bundleId)]
-        let events = try EventScope.load(db, group: group, from: checkpoint?.asOf.timeUS, kinds: kinds, strings: &strings,
-                                         read: &read)
-        self.events += events.count
-        var lines = events[...]
-        var known = ReplayState()
-        if let checkpoint {
-            lines = lines.drop { ReplayCheckpoint.EventKey($0) <= checkpoint.asOf }
-            known = checkpoint.state
-        }
-        let sessions = lines.isEmpty ? [] : SessionBuilder.sessions(of: lines, versions: versions)
-        let replayer = Replayer(plists: apps[bundleId] ?? AppVersions(), from: known,
-                                deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
         let ids = wanted?(deviceId, bundleId) ?? []
         let asked = ids.isEmpty ? [:] : try EventScope.load(db, ids: ids, group: group, kinds: kinds, strings: &strings)
-        try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, events: events, sessions: sessions,
+        let from = checkpoint?.asOf.timeUS
+        let builder = SessionBuilder(versions: versions, lastLines: try lastLines ?? EventScope.lastLines(db, group: group, from: from))
+        let sessions = AppSessions(try EventScope.cursor(db, group: group, from: from, kinds: kinds), builder: builder,
+                                   after: checkpoint?.asOf, strings: strings, eventTimes: eventTimes)
+        strings = StringTable()
+        defer {
+            sessions.close()
+            strings = sessions.strings
+        }
+        let replayer = Replayer(plists: apps[bundleId] ?? AppVersions(), from: checkpoint?.state ?? ReplayState(),
+                                deviceLogs: deviceLogs[deviceId] ?? DeviceLogs(), graceUS: graceUS)
+        try body(AppReplay(deviceId: deviceId, bundleId: bundleId, checkpoint: checkpoint, sessions: sessions,
                            replayer: replayer, plists: apps[bundleId] ?? AppVersions(), lines: asked))
-        return events.count
+        // What `body` left unread is read all the same: counted as read.
+        while try sessions.next() != nil {}
+        self.events += sessions.events
+        return sessions.events
     }
 
     /// Every app's sessions on every device, replayed (`replay`, all held at once).
@@ -175,6 +181,83 @@ package struct AuditInput {
         var timelines: [[ReplayedSession]] = []
         try replay { timelines.append($0) }
         return timelines
+    }
+}
+
+/// One app's sessions on one device, cut as its events are read (`next`): an event is held
+/// only until its session is over (`SessionBuilder`), not until the app's last line.
+package final class AppSessions {
+    private var cursor: EventCursor
+    private var builder: SessionBuilder
+    fileprivate var strings: StringTable
+    /// The lines at or before a checkpoint's are read (and counted) but not replayed.
+    private var after: ReplayCheckpoint.EventKey?
+    /// Events of one time, read but not added yet: the index gives them in time order, the
+    /// builder takes equal times in file order.
+    private var sameTime: [AppEvent] = []
+    /// Sessions over, not taken yet, the next one last.
+    private var over: [Session] = []
+    private var read = false
+    /// The events read (of known kinds), those before the checkpoint's among them.
+    package private(set) var events = 0
+    /// The time of each event read, when asked (`events(before:)`).
+    private var times: [Int64]?
+
+    init(_ cursor: EventCursor, builder: SessionBuilder, after: ReplayCheckpoint.EventKey?, strings: StringTable, eventTimes: Bool) {
+        (self.cursor, self.builder, self.after, self.strings) = (cursor, builder, after, strings)
+        times = eventTimes ? [] : nil
+    }
+
+    /// The next session, in time order; nil after the last.
+    package func next() throws -> Session? {
+        while over.isEmpty {
+            if read { return nil }
+            try step()
+            over.reverse()
+        }
+        return over.popLast()
+    }
+
+    /// The events read with a time before `timeUS` (with `eventTimes`).
+    package func events(before timeUS: Int64) -> Int {
+        times?.lazy.filter { $0 < timeUS }.count ?? 0
+    }
+
+    /// Reads one event (or the end), adding those of the time before it to the sessions.
+    private func step() throws {
+        guard let event = try cursor.next(strings: &strings) else {
+            add(sameTime)
+            sameTime = []
+            over += builder.finish()
+            read = true
+            return
+        }
+        events += 1
+        times?.append(event.timeUS)
+        if let first = sameTime.first, first.timeUS != event.timeUS {
+            add(sameTime)
+            sameTime.removeAll(keepingCapacity: true)
+            while let session = builder.take(nowUS: event.timeUS) { over.append(session) }
+        }
+        sameTime.append(event)
+    }
+
+    /// Adds the events of one time (in file order) to the sessions.
+    private func add(_ events: [AppEvent]) {
+        func inOrder(_ a: AppEvent, _ b: AppEvent) -> Bool { (a.sourceId, a.line) < (b.sourceId, b.line) }
+        let sorted = zip(events, events.dropFirst()).allSatisfy { !inOrder($1, $0) }
+        for event in sorted ? events : events.sorted(by: inOrder) {
+            if let key = after {
+                if ReplayCheckpoint.EventKey(event) <= key { continue }
+                after = nil
+            }
+            builder.add(event)
+        }
+    }
+
+    /// Lets the statement go (read to its end or not).
+    func close() {
+        cursor.close()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import LocAuditModel
 import LocAuditReplay
 import LocAuditRules
@@ -90,13 +91,16 @@ package enum AuditRecorder {
             "rules": options.selectedRules.sorted().joined(separator: ","), "failOn": options.failOn.rawValue,
             "reducedAccuracyFloor": String(options.settings.reducedAccuracyFloor),
         ])
+        // The checks' text goes in with the verdict (`recordVerdict`): an UPDATE rewrites the
+        // whole row, and a row holding that text (16 MB at 4 GiB of logs) is read and written
+        // again whole in memory (docs/performance.md, "Audit memory, streamed").
         try db.execute(sql: """
             INSERT INTO audit_runs (started_at, options, events, sessions, findings, new, persisting, resolved,
                 evaluated, not_evaluable, verdict, exit_code, fail_on, coverage, checks, scope)
-            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, '', -1, ?, ?, NULL, ?)
             """, arguments: [report.startedAt, optionsJSON, report.events, report.coverage.sessions, found.count,
                              report.coverage.evaluated, report.coverage.notEvaluableCount, report.failOn.rawValue,
-                             jsonText(report.coverage), StoredChecks(report.checks).json, options.runScope])
+                             jsonText(report.coverage), options.runScope])
         let run = db.lastInsertedRowID
 
         // Findings the previous runs left open, each in its own scope: a session finding's is
@@ -199,23 +203,24 @@ extension Finding {
 
 extension Store {
     /// Records an audit in one transaction: its sessions, its findings (keeping the identity
-    /// of a finding whose session has gained lines, in `found` and in the report's checks)
+    /// of a finding whose session has gained lines, in `found` and in `checks`), its checks
     /// and the run, whose id goes into `report`.
     /// Returns the fingerprints taken over (found -> stored).
     @discardableResult
     package func recordAudit(_ sessionRows: [AuditRecorder.SessionRow], found: inout [Finding], sessions: inout [String: AuditRecorder.SessionIdentity],
-                             report: inout AuditReport, options: AuditOptions) throws -> [String: String] {
+                             checks: inout CheckLog, report: inout AuditReport, options: AuditOptions) throws -> [String: String] {
         var taken: [String: String] = [:]
         // `--no-record`: the same work, so that new, persisting and resolved mean what they
         // would, in a transaction rolled back: nothing is written.
         try connect().inDatabase { db in
+            // The run's rows go in once each: a cache for an ingest's inserts (8 MB) would only
+            // keep the checks' overflow pages (16 MB of text at 4 GiB of logs) until the commit.
+            try db.execute(sql: "PRAGMA cache_size = -2048")
             try db.inTransaction(.immediate) {
                 try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
                 let renamed = try AuditRecorder.keepIdentities(&found, sessions: &sessions, in: db)
                 taken = renamed
-                if !renamed.isEmpty {
-                    for i in report.checks.indices { report.checks[i].findings = report.checks[i].findings.map { renamed[$0] ?? $0 } }
-                }
+                checks.rename(renamed)
                 report.runId = try AuditRecorder.recordRun(found, sessions: sessions, report: &report, options: options, in: db)
                 return options.record ? .commit : .rollback
             }
@@ -224,12 +229,31 @@ extension Store {
         return taken
     }
 
-    /// The run's verdict and exit code, once its reported findings are known.
-    package func recordVerdict(of report: AuditReport) throws {
+    /// The run's verdict and exit code, once its reported findings are known, and its checks
+    /// (`StoredChecks`' text, written once: the row is rewritten whole).
+    package func recordVerdict(of report: AuditReport, checks: CheckLog) throws {
         guard report.runId != 0 else { return } // not recorded (`--no-record`)
-        try connect().write { db in
-            try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
-                           arguments: [report.verdict.rawValue, report.exitCode, report.runId])
+        try connect().inDatabase { db in
+            // As the recording: the checks' overflow pages need no 8 MB cache.
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            try db.inTransaction(.immediate) {
+                let update = try db.makeStatement(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ?, checks = ? WHERE id = ?")
+                try update.setArguments([report.verdict.rawValue, report.exitCode, nil, report.runId])
+                // The checks' text (16 MB at 4 GiB of logs) bound as its own bytes, not copied: GRDB
+                // binds a string through `withCString`, which copied this one whole. (The 3rd
+                // parameter; the text is never empty: `{"subjects":[…]}`.)
+                var json = StoredChecks.json(checks)
+                try json.withUTF8 { text in
+                    let stmt = update.sqliteStatement
+                    let code = text.withMemoryRebound(to: CChar.self) { chars in
+                        sqlite3_bind_text64(stmt, 3, chars.baseAddress, sqlite3_uint64(chars.count), nil, UInt8(SQLITE_UTF8))
+                    }
+                    guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "binding the run's checks") }
+                    defer { sqlite3_bind_null(stmt, 3) }
+                    try update.execute()
+                }
+                return .commit
+            }
         }
     }
 }

@@ -150,6 +150,65 @@ extension AppEvent {
     }
 }
 
+/// A statement selecting `AppEvent.selection` and `AppEvent.rareFilled`, stepped one event
+/// at a time (`next`): what `readAll` does, for a reader that takes the events as they come.
+struct EventCursor {
+    private let db: Database
+    private let statement: Statement
+    private let byId: Statement
+    private let group: EventGroup
+    private let kinds: [EventKind?]
+    private var done = false
+
+    /// `statement` with its arguments set; steps it from its first row.
+    init(_ statement: Statement, in db: Database, group: EventGroup, kinds: [EventKind?]) throws {
+        self.db = db
+        self.statement = statement
+        byId = try db.cachedStatement(sql: "SELECT \(AppEvent.rareSelection) FROM event_rows WHERE id = ?")
+        (self.group, self.kinds) = (group, kinds)
+    }
+
+    /// The next row's event (rows of an unknown kind skipped); nil at the end, when the
+    /// statement is reset.
+    mutating func next(strings: inout StringTable) throws -> AppEvent? {
+        let stmt = statement.sqliteStatement
+        let rare = byId.sqliteStatement
+        func failure(_ rc: Int32) -> DatabaseError {
+            sqlite3_reset(stmt)
+            return DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        while !done {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
+            let event: AppEvent?
+            if sqlite3_column_int64(stmt, AppEvent.rareFilledColumn) != 0 {
+                sqlite3_reset(rare)
+                sqlite3_bind_int64(rare, 1, sqlite3_column_int64(stmt, ReadColumn.id.index))
+                let rc = sqlite3_step(rare)
+                guard rc == SQLITE_ROW else { throw failure(rc == SQLITE_DONE ? SQLITE_CORRUPT : rc) }
+                event = AppEvent.read(stmt, rare: rare, group: group, kinds: kinds, strings: &strings)
+                sqlite3_reset(rare)
+            } else {
+                event = AppEvent.read(stmt, rare: nil, group: group, kinds: kinds, strings: &strings)
+            }
+            if let event { return event }
+        }
+        if !done {
+            done = true
+            sqlite3_reset(stmt)
+        }
+        return nil
+    }
+
+    /// Stops early: the statement is reset for its next use.
+    mutating func close() {
+        guard !done else { return }
+        done = true
+        sqlite3_reset(statement.sqliteStatement)
+    }
+}
+
 /// One app on one device: the events an audit reads at once.
 struct EventGroup {
     var deviceId: String
@@ -159,6 +218,13 @@ struct EventGroup {
     var bundle: Int64
     /// The two as the group's events hold them: one object for them all.
     let owner: AppEvent.Owner
+
+    /// The two refs, as a key.
+    struct Key: Hashable {
+        var device: Int64
+        var bundle: Int64
+    }
+    var key: Key { Key(device: device, bundle: bundle) }
 
     init(deviceId: String, bundleId: String, device: Int64, bundle: Int64) {
         (self.deviceId, self.bundleId, self.device, self.bundle) = (deviceId, bundleId, device, bundle)
@@ -187,28 +253,68 @@ extension EventScope {
             .sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
     }
 
-    /// Every event of one app on one device (from `fromUS` on, when given), in time order
-    /// (then file order).
+    /// The statement that reads every event of one app on one device (from `fromUS` on), in
+    /// time order (equal times in index order: `AppSessions` puts them in file order), set and
+    /// stepped event by event.
     ///
     /// Read through the `events_by_app` index, one app at a time, so that an audit holds one
-    /// app's events at once, not all of them.
-    static func load(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [EventKind?], strings: inout StringTable,
-                     read: inout Int, progress: ProgressBar? = nil) throws -> [AppEvent] {
+    /// app's events at once at most (`AppSessions`: only those of its sessions not over yet).
+    static func cursor(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [EventKind?]) throws -> EventCursor {
         let statement = try db.cachedStatement(sql: """
             SELECT \(AppEvent.selection), \(AppEvent.rareFilled) FROM event_rows INDEXED BY events_by_app
             WHERE device_ref = ? AND bundle_ref = ? AND time_us >= ?
             """)
         try statement.setArguments([group.device, group.bundle, fromUS ?? .min])
-        var events: [AppEvent] = []
-        try AppEvent.readAll(statement, in: db, group: group, kinds: kinds, strings: &strings) { event in
-            read += 1
-            if read & 0x3FFF == 0 { progress?.advance(to: read) }
-            if let event { events.append(event) }
+        return try EventCursor(statement, in: db, group: group, kinds: kinds)
+    }
+
+    /// pid -> the time of the last line of one app naming it (from `fromUS` on): after it, no
+    /// line of the app can reach a session of that pid (`SessionBuilder.take`). Through the
+    /// index, a seek into `event_rows` a line: about four times the cost a line of
+    /// `lastLines(db)`'s scan, for an audit of some devices or apps.
+    static func lastLines(_ db: Database, group: EventGroup, from fromUS: Int64? = nil) throws -> [Int64: Int64] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT app_pid, time_us FROM event_rows INDEXED BY events_by_app
+            WHERE device_ref = ? AND bundle_ref = ? AND time_us >= ? AND app_pid IS NOT NULL
+            """)
+        try statement.setArguments([group.device, group.bundle, fromUS ?? .min])
+        var last: [Int64: Int64] = [:]
+        // Any order: a `GROUP BY` would sort the rows.
+        try RawRows.step(statement, in: db) { stmt in
+            let (pid, time) = (sqlite3_column_int64(stmt, 0), sqlite3_column_int64(stmt, 1))
+            if time > last[pid] ?? .min { last[pid] = time }
         }
-        // In time order from the index; equal times in file order.
-        func inOrder(_ a: AppEvent, _ b: AppEvent) -> Bool { (a.timeUS, a.sourceId, a.line) < (b.timeUS, b.sourceId, b.line) }
-        let sorted = zip(events, events.dropFirst()).allSatisfy { !inOrder($1, $0) }
-        return sorted ? events : events.sorted(by: inOrder)
+        return last
+    }
+
+    /// `lastLines(db, group:)` of every app on every device, in one scan of `event_rows` in
+    /// its own order (no seek a line): for an audit of the whole store. Keyed by `EventGroup.key`.
+    static func lastLines(_ db: Database) throws -> [EventGroup.Key: [Int64: Int64]] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT device_ref, bundle_ref, app_pid, time_us FROM event_rows WHERE bundle_ref IS NOT NULL AND app_pid IS NOT NULL
+            """)
+        // One flat table, one lookup a row, none for a row of the same process as the row
+        // before (most are: a log's lines of one process come together); split by app at the end.
+        struct Process: Hashable { var device: Int64, bundle: Int64, pid: Int64 }
+        var flat: [Process: Int64] = [:]
+        var previous: (process: Process, at: Dictionary<Process, Int64>.Index)?
+        try RawRows.step(statement, in: db) { stmt in
+            let process = Process(device: sqlite3_column_int64(stmt, 0), bundle: sqlite3_column_int64(stmt, 1),
+                                  pid: sqlite3_column_int64(stmt, 2))
+            let time = sqlite3_column_int64(stmt, 3)
+            if let previous, previous.process == process {
+                if time > flat.values[previous.at] { flat.values[previous.at] = time }
+            } else if let at = flat.index(forKey: process) {
+                if time > flat.values[at] { flat.values[at] = time }
+                previous = (process, at)
+            } else {
+                flat[process] = time
+                previous = flat.index(forKey: process).map { (process, $0) }
+            }
+        }
+        var last: [EventGroup.Key: [Int64: Int64]] = [:]
+        for (process, time) in flat { last[EventGroup.Key(device: process.device, bundle: process.bundle), default: [:]][process.pid] = time }
+        return last
     }
 
     /// The events with these ids (of `group`'s app and device), by id; unknown kinds left out.
@@ -286,6 +392,20 @@ public protocol RawRowSink {
 }
 
 public enum RawRows {
+    /// Steps `statement` (its arguments set) to its end, handing each row to `body`.
+    static func step(_ statement: Statement, in db: Database, _ body: (OpaquePointer) -> Void) throws {
+        let stmt = statement.sqliteStatement
+        defer { sqlite3_reset(stmt) }
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { return }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            body(stmt)
+        }
+    }
+
     /// Steps `sql` and hands every column of every row to `sink`; the rows read.
     public static func read(_ db: Database, sql: String, arguments: StatementArguments, into sink: inout some RawRowSink) throws -> Int {
         let statement = try db.cachedStatement(sql: sql)

@@ -108,29 +108,101 @@ struct StoredChecks: Codable {
     /// storage: one buffer of the text's size, not a growing array and its copy (16 MB each at
     /// 4 GiB of logs, when the audit's memory peaks: docs/performance.md, "Audit memory").
     var json: String {
+        Self.written(fallback: { jsonText(self) }) { out in
+            for (n, s) in subjects.enumerated() {
+                let view = SubjectView(subject: s.subject, passed: s.passed,
+                                       notEvaluable: s.notEvaluable.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } },
+                                       findings: s.findings.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } })
+                guard view.write(&out, first: n == 0) else { return false }
+            }
+            return true
+        }
+    }
+
+    /// `StoredChecks(checks).json`, byte for byte, written from the records themselves: without
+    /// the grouped copy of every check (`subjects`, about half the records' bytes), which the
+    /// recording of a large run held beside the records and the text (docs/performance.md,
+    /// "Audit memory, streamed"). Subjects in the order they first come, each with all its
+    /// checks (checks come subject by subject, so most subjects are one run of records).
+    static func json<Checks: RandomAccessCollection>(_ checks: Checks) -> String where Checks.Element == RuleCheckRecord, Checks.Index == Int {
+        // Each subject's runs of records: the first in `runs`, any later one in `more`.
+        var runs: [Range<Int>] = []
+        var more: [Int: [Range<Int>]] = [:]
+        var index: [String: Int] = [:]
+        var start = checks.startIndex
+        while start < checks.endIndex {
+            var end = start + 1
+            while end < checks.endIndex, checks[end].subject == checks[start].subject { end += 1 }
+            if let known = index[checks[start].subject] {
+                more[known, default: []].append(start..<end)
+            } else {
+                index[checks[start].subject] = runs.count
+                runs.append(start..<end)
+            }
+            start = end
+        }
+        index = [:]
+        return written(fallback: { jsonText(StoredChecks(Array(checks))) }) { out in
+            for (n, run) in runs.enumerated() {
+                var passed: [String] = []
+                var notEvaluable: [String: String] = [:]
+                var findings: [String: [String]] = [:]
+                for range in [run] + (more[n] ?? []) {
+                    for check in checks[range] {
+                        if let reason = check.notEvaluable {
+                            notEvaluable[check.rule] = reason
+                        } else if check.findings.isEmpty {
+                            passed.append(check.rule)
+                        } else {
+                            findings[check.rule, default: []] += check.findings
+                        }
+                    }
+                }
+                let view = SubjectView(subject: checks[run.lowerBound].subject, passed: passed.isEmpty ? nil : passed,
+                                       notEvaluable: notEvaluable.isEmpty ? nil : notEvaluable.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                                       findings: findings.isEmpty ? nil : findings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+                guard view.write(&out, first: n == 0) else { return false }
+            }
+            return true
+        }
+    }
+
+    /// The text `subjects` writes (in `{"subjects":[…]}`), counted then written into a string
+    /// of its size; `fallback()` when `subjects` cannot write a string or key.
+    private static func written(fallback: () -> String, _ subjects: (inout JSONBytes) -> Bool) -> String {
         var counted = JSONBytes(into: nil)
-        guard write(&counted) else { return jsonText(self) }
+        counted.raw("{\"subjects\":[")
+        guard subjects(&counted) else { return fallback() }
+        counted.raw("]}")
         return String(unsafeUninitializedCapacity: counted.count) { buffer in
             var out = JSONBytes(into: buffer.baseAddress)
-            _ = write(&out)
+            out.raw("{\"subjects\":[")
+            _ = subjects(&out)
+            out.raw("]}")
             return out.count
         }
     }
 
-    /// Writes `json`'s bytes to `out`; false (stopping there) at a string or key it cannot write.
-    private func write(_ out: inout JSONBytes) -> Bool {
-        out.raw("{\"subjects\":[")
-        for (n, s) in subjects.enumerated() {
-            if n > 0 { out.raw(",") }
-            // The keys in sorted order: findings, notEvaluable, passed, subject; nil ones left out.
+    /// One subject as the text holds it: its keys' lists sorted by key, nil ones left out.
+    private struct SubjectView {
+        var subject: String
+        var passed: [String]?
+        var notEvaluable: [(String, String)]?
+        var findings: [(String, [String])]?
+
+        /// Writes the subject's object (after a comma unless `first`); false (stopping there)
+        /// at a string or key it cannot write.
+        func write(_ out: inout JSONBytes, first: Bool) -> Bool {
+            if !first { out.raw(",") }
+            // The keys in sorted order: findings, notEvaluable, passed, subject.
             out.raw("{")
-            if let findings = s.findings {
+            if let findings {
                 out.raw("\"findings\":{")
-                for (i, rule) in findings.keys.sorted().enumerated() {
+                for (i, (rule, fingerprints)) in findings.enumerated() {
                     if i > 0 { out.raw(",") }
                     guard out.key(rule) else { return false }
                     out.raw(":[")
-                    for (j, fingerprint) in findings[rule]!.enumerated() {
+                    for (j, fingerprint) in fingerprints.enumerated() {
                         if j > 0 { out.raw(",") }
                         guard out.string(fingerprint) else { return false }
                     }
@@ -138,17 +210,17 @@ struct StoredChecks: Codable {
                 }
                 out.raw("},")
             }
-            if let notEvaluable = s.notEvaluable {
+            if let notEvaluable {
                 out.raw("\"notEvaluable\":{")
-                for (i, rule) in notEvaluable.keys.sorted().enumerated() {
+                for (i, (rule, reason)) in notEvaluable.enumerated() {
                     if i > 0 { out.raw(",") }
                     guard out.key(rule) else { return false }
                     out.raw(":")
-                    guard out.string(notEvaluable[rule]!) else { return false }
+                    guard out.string(reason) else { return false }
                 }
                 out.raw("},")
             }
-            if let passed = s.passed {
+            if let passed {
                 out.raw("\"passed\":[")
                 for (i, rule) in passed.enumerated() {
                     if i > 0 { out.raw(",") }
@@ -157,17 +229,16 @@ struct StoredChecks: Codable {
                 out.raw("],")
             }
             out.raw("\"subject\":")
-            guard out.string(s.subject) else { return false }
+            guard out.string(subject) else { return false }
             out.raw("}")
+            return true
         }
-        out.raw("]}")
-        return true
     }
 
     /// JSON written as bytes: a string only when it needs no escape (else the caller falls
     /// back). Into `base` (at least `count` bytes, as a counting pass found), or, without
     /// one, only counted.
-    private struct JSONBytes {
+    fileprivate struct JSONBytes {
         let base: UnsafeMutablePointer<UInt8>?
         private(set) var count = 0
         init(into base: UnsafeMutablePointer<UInt8>?) { self.base = base }
