@@ -98,32 +98,17 @@ struct StoredChecks: Codable {
         }
     }
 
-    /// `jsonText(self)`, byte for byte, written directly: a run of a large store checks tens of
-    /// thousands of subjects, and `JSONEncoder` took 4% of the audit (docs/performance.md,
-    /// "Audit in bulk"). Only for what needs no escaping and sorts alike under any order
-    /// (printable ASCII without `"` and `\`; keys of lower-case letters, digits and `-`, as
-    /// rule identifiers are): anything else goes through `jsonText`.
-    ///
-    /// Two passes, the first counting the bytes, the second writing them into the string's own
-    /// storage: one buffer of the text's size, not a growing array and its copy (16 MB each at
-    /// 4 GiB of logs, when the audit's memory peaks: docs/performance.md, "Audit memory").
-    var json: String {
-        Self.written(fallback: { jsonText(self) }) { out in
-            for (n, s) in subjects.enumerated() {
-                let view = SubjectView(subject: s.subject, passed: s.passed,
-                                       notEvaluable: s.notEvaluable.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } },
-                                       findings: s.findings.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } })
-                guard view.write(&out, first: n == 0) else { return false }
-            }
-            return true
-        }
-    }
-
-    /// `StoredChecks(checks).json`, byte for byte, written from the records themselves: without
-    /// the grouped copy of every check (`subjects`, about half the records' bytes), which the
-    /// recording of a large run held beside the records and the text (docs/performance.md,
-    /// "Audit memory, streamed"). Subjects in the order they first come, each with all its
-    /// checks (checks come subject by subject, so most subjects are one run of records).
+    /// `jsonText(StoredChecks(checks))`, byte for byte, written directly from the records: a
+    /// run of a large store checks tens of thousands of subjects, and `JSONEncoder` took 4% of
+    /// the audit (docs/performance.md, "Audit in bulk"), and the grouped copy of every check
+    /// (`subjects`, about half the records' bytes) was held beside the records and the text
+    /// ("Audit memory, streamed"). Subjects in the order they first come, each with all its
+    /// checks (checks come subject by subject, so most subjects are one run of records). Only
+    /// for what needs no escaping and sorts alike under any order (printable ASCII without `"`
+    /// and `\`; keys of lower-case letters, digits and `-`, as rule identifiers are): anything
+    /// else goes through `jsonText`. Two passes, the first counting the bytes, the second
+    /// writing them into the string's own storage: one buffer of the text's size, not a
+    /// growing array and its copy (16 MB each at 4 GiB of logs).
     static func json<Checks: RandomAccessCollection>(_ checks: Checks) -> String where Checks.Element == RuleCheckRecord, Checks.Index == Int {
         // Each subject's runs of records: the first in `runs`, any later one in `more`.
         var runs: [Range<Int>] = []
