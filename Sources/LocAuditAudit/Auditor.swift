@@ -145,8 +145,7 @@ public struct Auditor {
             return (input.events + settledEvents, coverage)
         }
         // The replay's memory is free now but still the process's (the heap's high-water mark
-        // of its largest app): give it back before the recording's large buffers (the checks'
-        // JSON and SQLite's copy of it) come on top of it.
+        // of its largest app): give it back before the recording.
         FreedMemory.giveBack()
         progress?.start("recording findings")
         var report = AuditReport(runId: 0, startedAt: startedAt, database: store.path, events: events,
@@ -168,10 +167,8 @@ public struct Auditor {
         let reported = Set(report.findings.compactMap { f in f.sessionStartUS.map { SessionKey(f.device, f.bundleId, f.pid, $0) } })
         report.sessions = named.filter { reported.contains(SessionKey($0.session)) }
         try store.recordVerdict(of: report, checks: checks)
-        // The report's checks (the JUnit report's cases) as records, once the recording's
-        // text of them is gone: the compact log and the text are what the audit held at its peak.
-        FreedMemory.giveBack()
-        report.checks = Array(checks)
+        // The report's checks (the JUnit report's cases), as compact as the audit held them.
+        report.checks = checks
         checks = CheckLog()
         // Last, so that a baseline that cannot be written leaves the run fully recorded.
         if let path = options.writeBaseline { try Baseline(findings: found).write(to: path) }

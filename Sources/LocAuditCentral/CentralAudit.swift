@@ -52,6 +52,7 @@ public enum CentralAudit {
             try StoreError.mapping(path: replica.path) {
                 try queue.write { db in
                     try db.execute(sql: "UPDATE audit_runs SET id = ? WHERE id = ?", arguments: [run, runID])
+                    try db.execute(sql: "UPDATE audit_checks SET run_id = ? WHERE run_id = ?", arguments: [run, runID])
                     for column in ["first_run", "last_run", "resolved_run"] {
                         try db.execute(sql: "UPDATE findings SET \(column) = ? WHERE \(column) = ?", arguments: [run, runID])
                     }
@@ -126,7 +127,7 @@ public enum CentralAudit {
 
         init(run: Int64, options: AuditOptions, settled good: [String: CentralCheckpoints.Stored] = [:], in db: Database) throws {
             self.run = run
-            var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.list(Pusher.runColumns)) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
+            var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.runSelect) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
             object["run_key"] = Pusher.runKey(object)
             object["pushed_from"] = "central audit (\(ProcessInfo.processInfo.hostName))"
             runChecks = object.removeValue(forKey: "checks") as? String

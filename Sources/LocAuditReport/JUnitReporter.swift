@@ -32,7 +32,7 @@ public enum JUnitReporter {
     public static func generateReport(_ report: AuditReport, options: ReportOptions = ReportOptions()) -> String {
         let findings = Dictionary(report.findings.map { ($0.fingerprint, $0) }, uniquingKeysWith: { a, _ in a })
         // A run a prune thinned: its findings are its only test cases left.
-        let checks = report.checksPrunedAt == nil ? report.checks : report.findings.map {
+        let checks = report.checksPrunedAt == nil ? Array(report.checks) : report.findings.map {
             RuleCheckRecord(subject: subject(of: $0), rule: $0.rule, notEvaluable: nil, findings: [$0.fingerprint])
         }
         let knownDevices = Set(report.devices.keys).union(report.findings.map(\.device))

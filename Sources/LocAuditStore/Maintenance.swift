@@ -121,10 +121,15 @@ public enum Maintenance {
         let before = try bytes()
         var report = try queue.write { db -> PruneReport in
             var report = PruneReport(cutoff: cutoff, sources: 0, events: 0, bytesBefore: before, bytesAfter: 0)
+            let thinned = jsonText(try Int64.fetchAll(db, sql: """
+                SELECT id FROM audit_runs
+                WHERE (checks IS NOT NULL OR id IN (SELECT run_id FROM audit_checks)) AND started_at < ?
+                    AND id NOT IN (SELECT id FROM audit_runs ORDER BY id DESC LIMIT ?)
+                """, arguments: [cutoff, max(0, keepChecks)]))
+            try db.execute(sql: "DELETE FROM audit_checks WHERE run_id IN (SELECT value FROM json_each(?))", arguments: [thinned])
             try db.execute(sql: """
-                UPDATE audit_runs SET checks = NULL, checks_pruned_at = ?
-                WHERE checks IS NOT NULL AND started_at < ? AND id NOT IN (SELECT id FROM audit_runs ORDER BY id DESC LIMIT ?)
-                """, arguments: [Clock.nowISO(), cutoff, max(0, keepChecks)])
+                UPDATE audit_runs SET checks = NULL, checks_pruned_at = ? WHERE id IN (SELECT value FROM json_each(?))
+                """, arguments: [Clock.nowISO(), thinned])
             report.runsThinned = db.changesCount
             var ids = try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE last_time IS NOT NULL AND last_time < ?", arguments: [cutoff])
             // A watch's source stays while the watch runs: its end audit reads it (under the

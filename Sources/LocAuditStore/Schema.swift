@@ -363,6 +363,26 @@ enum Schema {
                 CREATE INDEX events_by_family ON event_rows(device_ref, kind_ref) WHERE \(try EventNames.familyCondition(db));
                 """)
         },
+        Migration("v18: a run's checks, a row a subject") { db in
+            // One text of every check made a large run's recording hold it twice (16 MB at
+            // 4 GiB of logs, and SQLite's record of it): each subject is now a row, written as
+            // it is made. Runs in the grouped shape move here; a run in the older list shape
+            // (of records) keeps it in `audit_runs.checks`, read as before.
+            try db.execute(sql: """
+                CREATE TABLE audit_checks (
+                    run_id INTEGER NOT NULL,   -- audit_runs.id
+                    position INTEGER NOT NULL, -- the subject's place in the run: 0, 1, …
+                    checks TEXT NOT NULL,      -- JSON {subject, passed, notEvaluable, findings}
+                    PRIMARY KEY (run_id, position)
+                );
+                INSERT INTO audit_checks (run_id, position, checks)
+                    SELECT r.id, s.key, s.value
+                    FROM audit_runs r, json_each(CASE WHEN json_valid(r.checks) THEN r.checks ELSE '{}' END, '$.subjects') s
+                    WHERE r.checks IS NOT NULL;
+                UPDATE audit_runs SET checks = NULL
+                    WHERE CASE WHEN json_valid(checks) THEN json_type(checks, '$.subjects') = 'array' ELSE 0 END;
+                """)
+        },
     ] }
 
     /// The events with the columns of docs/schema.md, over the narrow tables of v11. Every

@@ -87,7 +87,7 @@ import Testing
     /// The two hot loops (docs/architecture.md), which alone use SQLite's C API and positional columns.
     static let hotFiles: Set<String> = ["EventWriter.swift", "Reads/EventReads.swift"]
 
-    @Test("SQLite's C API (GRDBSQLite) is imported only by the store's two hot loops, the query runner, which binds a user's named parameters, and the run's recorder, which binds the checks' text without a copy")
+    @Test("SQLite's C API (GRDBSQLite) is imported only by the store's two hot loops and the query runner, which binds a user's named parameters")
     func rawSQLiteOnlyInTheHotLoops() throws {
         let declared = try Self.declaredDependencies()
         #expect(declared["LocAuditStore"]?.contains("GRDBSQLite") == true)
@@ -101,7 +101,7 @@ import Testing
         where try Self.imports(of: packageRoot.appendingPathComponent("Sources/LocAuditStore/\(file.path)")).contains("GRDBSQLite") {
             importers.insert(file.path)
         }
-        #expect(importers == Self.hotFiles.union(["Query/QueryRunner.swift", "Reads/AuditRecorder.swift"]))
+        #expect(importers == Self.hotFiles.union(["Query/QueryRunner.swift"]))
     }
 
     @Test("the store reads rows by column name or as records outside its two hot loops: no positional row[0]")

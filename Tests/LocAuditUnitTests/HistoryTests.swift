@@ -83,13 +83,41 @@ import Testing
     func checksAreStoredCompactly() throws {
         let ws = try QueryTests.samplesStore()
         let live = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
-        let stored = try #require(try ws.rows("SELECT checks FROM audit_runs WHERE id = ?", [live.runId]).first?[0] as String?)
-        let asRecords = jsonText(live.checks)
+        // A row a subject; the one text of runs before migration v18 (and of the central store) from them.
+        let subjects = try ws.rows("SELECT checks FROM audit_checks WHERE run_id = ? ORDER BY position", [live.runId]).map { $0[0] as String }
+        #expect(subjects.count > 10)
+        let stored = try #require(try ws.rows("SELECT \(StoredChecks.runText) FROM audit_runs WHERE id = ?", [live.runId]).first?[0] as String?)
+        #expect(stored == "{\"subjects\":[" + subjects.joined(separator: ",") + "]}")
+        #expect(try ws.rows("SELECT checks FROM audit_runs WHERE id = ?", [live.runId]).first?[0] as String? == nil)
+        let asRecords = jsonText(Array(live.checks))
         #expect(live.checks.count > 500)
         #expect(stored.utf8.count * 3 < asRecords.utf8.count, "\(stored.utf8.count) bytes stored for \(asRecords.utf8.count) bytes of records")
         let again = try AuditReport.stored(in: ws.store, run: live.runId)
         #expect(try OutputFormat.junit.render(again) == OutputFormat.junit.render(live))
         #expect(Set(again.checks.map { "\($0)" }) == Set(live.checks.map { "\($0)" }))
+    }
+
+    @Test("migration v18 moves the runs' checks from one text into a row a subject; a run of the older list shape keeps its text; the reports stay the same")
+    func migrationMovesChecksIntoRows() throws {
+        let ws = try QueryTests.samplesStore()
+        let first = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
+        let second = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
+        let rows = try ws.rows("SELECT run_id, position, checks FROM audit_checks ORDER BY run_id, position").map(\.description)
+        let listShape = jsonText(Array(second.checks))
+        // The store as v17 left it: the first run's checks one text, the second's the list of records.
+        try ws.store.connect().write { db in
+            try db.execute(sql: "UPDATE audit_runs SET checks = \(StoredChecks.runText) WHERE id = ?", arguments: [first.runId])
+            try db.execute(sql: "UPDATE audit_runs SET checks = ? WHERE id = ?", arguments: [listShape, second.runId])
+            try db.execute(sql: "DROP TABLE audit_checks; DELETE FROM grdb_migrations WHERE identifier LIKE 'v18:%'")
+        }
+        #expect(try ws.count("SELECT count(*) FROM audit_runs WHERE checks IS NOT NULL") == 2)
+        _ = try Store(path: ws.store.path, access: .write)
+        #expect(try ws.rows("SELECT run_id, position, checks FROM audit_checks ORDER BY run_id, position").map(\.description)
+            == rows.filter { $0.contains("run_id:\(first.runId) ") })
+        #expect(try ws.rows("SELECT id FROM audit_runs WHERE checks IS NOT NULL").map { $0[0] as Int64 } == [second.runId])
+        for run in [first, second] {
+            #expect(try OutputFormat.junit.render(try AuditReport.stored(in: ws.store, run: run.runId)) == OutputFormat.junit.render(run))
+        }
     }
 
     @Test("prune thins old runs: their per-check detail goes, their counts, findings and reports stay; the latest runs and those in the window keep it")
@@ -102,7 +130,8 @@ import Testing
         let report = try Maintenance.prune(database: ws.dbPath, cutoffUS: AuditOptions.parseTime("2100-01-01")!, keepChecks: 2)
         #expect(report.runsThinned == 2)
         #expect(try ws.workspace.count("SELECT count(*) FROM audit_runs WHERE checks IS NULL AND checks_pruned_at IS NOT NULL") == 2)
-        #expect(try ws.workspace.count("SELECT count(*) FROM audit_runs WHERE checks IS NOT NULL AND id >= ?", [runs[2].runId]) == 2)
+        #expect(try ws.workspace.count("SELECT count(DISTINCT run_id) FROM audit_checks WHERE run_id >= ?", [runs[2].runId]) == 2)
+        #expect(try ws.workspace.count("SELECT count(*) FROM audit_checks WHERE run_id < ?", [runs[2].runId]) == 0)
         #expect(try ws.workspace.rows("SELECT id, evaluated, not_evaluable, coverage FROM audit_runs ORDER BY id").map(\.description) == before)
         // A thinned run still renders: its findings, and the JUnit report says what went.
         let old = try AuditReport.stored(in: ws.workspace.store, run: runs[0].runId)

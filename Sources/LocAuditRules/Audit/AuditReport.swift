@@ -17,8 +17,9 @@ public struct AuditReport: Sendable {
     public var resolved: [Finding]
     public var hiddenByBaseline: Int
     public var coverage: Coverage
-    /// Every rule checked on every session and app configuration (JUnit's test cases).
-    public var checks: [RuleCheckRecord] = []
+    /// Every rule checked on every session and app configuration (JUnit's test cases), as
+    /// the audit held them (16 bytes a check).
+    public var checks = CheckLog()
     /// A stored run whose `checks` a prune dropped, and when: only its counts and findings are left.
     public var checksPrunedAt: String?
     public var failOn: Severity
@@ -68,7 +69,7 @@ public struct AuditReport: Sendable {
         self.resolved = resolved
         self.hiddenByBaseline = hiddenByBaseline
         self.coverage = coverage
-        self.checks = checks
+        self.checks = CheckLog(checks)
         self.checksPrunedAt = checksPrunedAt
         self.failOn = failOn
         self.sessions = sessions

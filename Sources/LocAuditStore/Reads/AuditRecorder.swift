@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import LocAuditModel
 import LocAuditReplay
 import LocAuditRules
@@ -91,9 +90,7 @@ package enum AuditRecorder {
             "rules": options.selectedRules.sorted().joined(separator: ","), "failOn": options.failOn.rawValue,
             "reducedAccuracyFloor": String(options.settings.reducedAccuracyFloor),
         ])
-        // The checks' text goes in with the verdict (`recordVerdict`): an UPDATE rewrites the
-        // whole row, and a row holding that text (16 MB at 4 GiB of logs) is read and written
-        // again whole in memory (docs/performance.md, "Audit memory, streamed").
+        // The checks go in with the verdict (`recordVerdict`), into `audit_checks`.
         try db.execute(sql: """
             INSERT INTO audit_runs (started_at, options, events, sessions, findings, new, persisting, resolved,
                 evaluated, not_evaluable, verdict, exit_code, fail_on, coverage, checks, scope)
@@ -214,7 +211,7 @@ extension Store {
         // would, in a transaction rolled back: nothing is written.
         try connect().inDatabase { db in
             // The run's rows go in once each: a cache for an ingest's inserts (8 MB) would only
-            // keep the checks' overflow pages (16 MB of text at 4 GiB of logs) until the commit.
+            // hold their pages until the commit.
             try db.execute(sql: "PRAGMA cache_size = -2048")
             try db.inTransaction(.immediate) {
                 try AuditRecorder.replaceSessions(sessionRows, scope: options, in: db)
@@ -229,28 +226,24 @@ extension Store {
         return taken
     }
 
-    /// The run's verdict and exit code, once its reported findings are known, and its checks
-    /// (`StoredChecks`' text, written once: the row is rewritten whole).
+    /// The run's verdict and exit code, once its reported findings are known, and its checks:
+    /// a row of `audit_checks` a subject, each written as it is made, so that the run's checks
+    /// are never one text (16 MB at 4 GiB of logs, and SQLite's record of it as much again:
+    /// docs/performance.md, "Audit memory, in rows").
     package func recordVerdict(of report: AuditReport, checks: CheckLog) throws {
         guard report.runId != 0 else { return } // not recorded (`--no-record`)
         try connect().inDatabase { db in
-            // As the recording: the checks' overflow pages need no 8 MB cache.
+            // The run's rows go in once each: a cache for an ingest's inserts (8 MB) would only
+            // hold their pages until the commit.
             try db.execute(sql: "PRAGMA cache_size = -2048")
             try db.inTransaction(.immediate) {
-                let update = try db.makeStatement(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ?, checks = ? WHERE id = ?")
-                try update.setArguments([report.verdict.rawValue, report.exitCode, nil, report.runId])
-                // The checks' text (16 MB at 4 GiB of logs) bound as its own bytes, not copied: GRDB
-                // binds a string through `withCString`, which copied this one whole. (The 3rd
-                // parameter; the text is never empty: `{"subjects":[…]}`.)
-                var json = StoredChecks.json(checks)
-                try json.withUTF8 { text in
-                    let stmt = update.sqliteStatement
-                    let code = text.withMemoryRebound(to: CChar.self) { chars in
-                        sqlite3_bind_text64(stmt, 3, chars.baseAddress, sqlite3_uint64(chars.count), nil, UInt8(SQLITE_UTF8))
-                    }
-                    guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "binding the run's checks") }
-                    defer { sqlite3_bind_null(stmt, 3) }
-                    try update.execute()
+                try db.execute(sql: "UPDATE audit_runs SET verdict = ?, exit_code = ? WHERE id = ?",
+                               arguments: [report.verdict.rawValue, report.exitCode, report.runId])
+                let insert = try db.makeStatement(sql: "INSERT INTO audit_checks (run_id, position, checks) VALUES (?, ?, ?)")
+                var position = 0
+                try StoredChecks.subjects(checks) { subject in
+                    try insert.execute(arguments: [report.runId, position, subject])
+                    position += 1
                 }
                 return .commit
             }

@@ -38,17 +38,22 @@ extension AuditReport {
                                      resolved: resolved, hiddenByBaseline: 0,
                                      coverage: (row["coverage"] as JSONColumn<Coverage>?)?.value ?? Coverage(),
                                      failOn: Severity(rawValue: row["fail_on"]) ?? .high)
-            report.checks = StoredChecks.decode(row["checks"]) ?? []
+            let subjects = try String.fetchAll(db, sql: "SELECT checks FROM audit_checks WHERE run_id = ? ORDER BY position", arguments: [id])
+            report.checks = CheckLog((subjects.isEmpty ? StoredChecks.decode(row["checks"]) : StoredChecks.decode(subjects: subjects)) ?? [])
             report.checksPrunedAt = row["checks_pruned_at"]
             return report
         }
     }
 }
 
-/// A run's rule checks as `audit_runs.checks` holds them: grouped by subject, a passed check
-/// as its rule's name (most checks pass), so a run costs a fraction of its records' bytes.
-struct StoredChecks: Codable {
+/// A run's rule checks as the store holds them: grouped by subject, a passed check as its
+/// rule's name (most checks pass), so a run costs a fraction of its records' bytes. Since
+/// migration v18 each subject is a row of `audit_checks`; runs recorded before it hold
+/// `{"subjects": [SUBJECT, …]}` in `audit_runs.checks`.
+package struct StoredChecks: Codable {
     var subjects: [Subject]
+
+    init(subjects: [Subject]) { self.subjects = subjects }
 
     struct Subject: Codable {
         var subject: String
@@ -98,18 +103,17 @@ struct StoredChecks: Codable {
         }
     }
 
-    /// `jsonText(StoredChecks(checks))`, byte for byte, written directly from the records: a
-    /// run of a large store checks tens of thousands of subjects, and `JSONEncoder` took 4% of
-    /// the audit (docs/performance.md, "Audit in bulk"), and the grouped copy of every check
-    /// (`subjects`, about half the records' bytes) was held beside the records and the text
-    /// ("Audit memory, streamed"). Subjects in the order they first come, each with all its
-    /// checks (checks come subject by subject, so most subjects are one run of records). Only
-    /// for what needs no escaping and sorts alike under any order (printable ASCII without `"`
-    /// and `\`; keys of lower-case letters, digits and `-`, as rule identifiers are): anything
-    /// else goes through `jsonText`. Two passes, the first counting the bytes, the second
-    /// writing them into the string's own storage: one buffer of the text's size, not a
-    /// growing array and its copy (16 MB each at 4 GiB of logs).
-    static func json<Checks: RandomAccessCollection>(_ checks: Checks) -> String where Checks.Element == RuleCheckRecord, Checks.Index == Int {
+    /// Each subject's object, as `audit_checks.checks` holds it (`jsonText` of its `Subject`,
+    /// byte for byte), written directly from the records: a run of a large store checks tens of
+    /// thousands of subjects, and `JSONEncoder` took 4% of the audit (docs/performance.md,
+    /// "Audit in bulk"). Subjects in the order they first come, each with all its checks
+    /// (checks come subject by subject, so most subjects are one run of records), one text at a
+    /// time: the run's checks are never one text ("Audit memory, in rows"). Only for what needs
+    /// no escaping and sorts alike under any order (printable ASCII without `"` and `\`; keys of
+    /// lower-case letters, digits and `-`, as rule identifiers are): a subject with anything
+    /// else goes through `jsonText`.
+    static func subjects<Checks: RandomAccessCollection>(_ checks: Checks, _ body: (String) throws -> Void) rethrows
+    where Checks.Element == RuleCheckRecord, Checks.Index == Int {
         // Each subject's runs of records: the first in `runs`, any later one in `more`.
         var runs: [Range<Int>] = []
         var more: [Int: [Range<Int>]] = [:]
@@ -127,46 +131,34 @@ struct StoredChecks: Codable {
             start = end
         }
         index = [:]
-        return written(fallback: { jsonText(StoredChecks(Array(checks))) }) { out in
-            for (n, run) in runs.enumerated() {
-                var passed: [String] = []
-                var notEvaluable: [String: String] = [:]
-                var findings: [String: [String]] = [:]
-                for range in [run] + (more[n] ?? []) {
-                    for check in checks[range] {
-                        if let reason = check.notEvaluable {
-                            notEvaluable[check.rule] = reason
-                        } else if check.findings.isEmpty {
-                            passed.append(check.rule)
-                        } else {
-                            findings[check.rule, default: []] += check.findings
-                        }
+        for (n, run) in runs.enumerated() {
+            var passed: [String] = []
+            var notEvaluable: [String: String] = [:]
+            var findings: [String: [String]] = [:]
+            for range in [run] + (more[n] ?? []) {
+                for check in checks[range] {
+                    if let reason = check.notEvaluable {
+                        notEvaluable[check.rule] = reason
+                    } else if check.findings.isEmpty {
+                        passed.append(check.rule)
+                    } else {
+                        findings[check.rule, default: []] += check.findings
                     }
                 }
-                let view = SubjectView(subject: checks[run.lowerBound].subject, passed: passed.isEmpty ? nil : passed,
-                                       notEvaluable: notEvaluable.isEmpty ? nil : notEvaluable.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                                       findings: findings.isEmpty ? nil : findings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-                guard view.write(&out, first: n == 0) else { return false }
             }
-            return true
+            let subject = Subject(subject: checks[run.lowerBound].subject, passed: passed.isEmpty ? nil : passed,
+                                  notEvaluable: notEvaluable.isEmpty ? nil : notEvaluable, findings: findings.isEmpty ? nil : findings)
+            try body(SubjectView(subject).text ?? jsonText(subject))
         }
     }
 
-    /// The text `subjects` writes (in `{"subjects":[…]}`), counted then written into a string
-    /// of its size; `fallback()` when `subjects` cannot write a string or key.
-    private static func written(fallback: () -> String, _ subjects: (inout JSONBytes) -> Bool) -> String {
-        var counted = JSONBytes(into: nil)
-        counted.raw("{\"subjects\":[")
-        guard subjects(&counted) else { return fallback() }
-        counted.raw("]}")
-        return String(unsafeUninitializedCapacity: counted.count) { buffer in
-            var out = JSONBytes(into: buffer.baseAddress)
-            out.raw("{\"subjects\":[")
-            _ = subjects(&out)
-            out.raw("]}")
-            return out.count
-        }
-    }
+    /// `audit_runs.checks` as runs recorded before migration v18 hold it, for a statement over
+    /// `audit_runs`: else the run's `audit_checks` rows in one text, `{"subjects":[…]}` (NULL
+    /// when it has none). What the central store's `audit_runs.checks` holds.
+    package static let runText = """
+        COALESCE(audit_runs.checks, (SELECT '{"subjects":[' || group_concat(c.checks, ',') || ']}'
+            FROM (SELECT checks FROM audit_checks WHERE run_id = audit_runs.id ORDER BY position) c))
+        """
 
     /// One subject as the text holds it: its keys' lists sorted by key, nil ones left out.
     private struct SubjectView {
@@ -175,10 +167,26 @@ struct StoredChecks: Codable {
         var notEvaluable: [(String, String)]?
         var findings: [(String, [String])]?
 
-        /// Writes the subject's object (after a comma unless `first`); false (stopping there)
-        /// at a string or key it cannot write.
-        func write(_ out: inout JSONBytes, first: Bool) -> Bool {
-            if !first { out.raw(",") }
+        init(_ s: Subject) {
+            (subject, passed) = (s.subject, s.passed)
+            notEvaluable = s.notEvaluable.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+            findings = s.findings.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        }
+
+        /// The subject's object: its bytes counted, then written into a string of their size;
+        /// nil at a string or key it cannot write.
+        var text: String? {
+            var counted = JSONBytes(into: nil)
+            guard write(&counted) else { return nil }
+            return String(unsafeUninitializedCapacity: counted.count) { buffer in
+                var out = JSONBytes(into: buffer.baseAddress)
+                _ = write(&out)
+                return out.count
+            }
+        }
+
+        /// Writes the subject's object; false (stopping there) at a string or key it cannot write.
+        private func write(_ out: inout JSONBytes) -> Bool {
             // The keys in sorted order: findings, notEvaluable, passed, subject.
             out.raw("{")
             if let findings {
@@ -255,7 +263,14 @@ struct StoredChecks: Codable {
         }
     }
 
-    /// The checks of a stored run: this shape, or the list of records runs stored before it.
+    /// The checks of a run from its `audit_checks` rows, in order.
+    static func decode(subjects texts: [String]) -> [RuleCheckRecord]? {
+        let data = Data(("[" + texts.joined(separator: ",") + "]").utf8)
+        return (try? JSONDecoder().decode([Subject].self, from: data)).map { StoredChecks(subjects: $0).checks }
+    }
+
+    /// The checks of a run recorded before migration v18, from `audit_runs.checks`: this shape,
+    /// or the list of records runs stored before it.
     static func decode(_ text: String?) -> [RuleCheckRecord]? {
         guard let data = text.map({ Data($0.utf8) }) else { return nil }
         if let stored = try? JSONDecoder().decode(StoredChecks.self, from: data) { return stored.checks }

@@ -1,11 +1,9 @@
-import LocAuditModel
-
-/// A run's rule checks as the audit makes them, held compactly until the run is recorded: a
-/// subject's text once, each check as four numbers (its subject, its rule and reason among the
-/// few texts they take, its findings), 16 bytes instead of a `RuleCheckRecord`'s 56. A run of a
-/// large store checks about 20 rules on each of tens of thousands of sessions
-/// (docs/performance.md, "Audit memory, streamed"). Read as the records it holds, in order.
-package struct CheckLog: RandomAccessCollection, Sendable {
+/// A run's rule checks, held compactly from the audit to its report: a subject's text once,
+/// each check as four numbers (its subject, its rule and reason among the few texts they take,
+/// its findings), 16 bytes instead of a `RuleCheckRecord`'s 56. A run of a large store checks
+/// about 20 rules on each of tens of thousands of sessions (docs/performance.md, "Audit memory,
+/// streamed"). Read as the records it holds, in order.
+public struct CheckLog: RandomAccessCollection, Sendable {
     private struct Entry: Sendable {
         var subject: Int32
         var rule: Int32
@@ -22,12 +20,16 @@ package struct CheckLog: RandomAccessCollection, Sendable {
     private var textIndex: [String: Int32] = [:]
     private var findings: [[String]] = []
 
-    package init() {}
+    public init() {}
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { entries.count }
+    public init<Records: Sequence>(_ records: Records) where Records.Element == RuleCheckRecord {
+        for record in records { append(record) }
+    }
 
-    package subscript(position: Int) -> RuleCheckRecord {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+
+    public subscript(position: Int) -> RuleCheckRecord {
         let e = entries[position]
         return RuleCheckRecord(subject: subjects[Int(e.subject)], rule: texts[Int(e.rule)],
                                notEvaluable: e.reason < 0 ? nil : texts[Int(e.reason)],
@@ -35,7 +37,7 @@ package struct CheckLog: RandomAccessCollection, Sendable {
     }
 
     /// Adds a check (a subject's checks come together: its text is kept once a run of them).
-    package mutating func append(_ check: RuleCheckRecord) {
+    public mutating func append(_ check: RuleCheckRecord) {
         if subjects.last != check.subject { subjects.append(check.subject) }
         let subject = Int32(truncatingIfNeeded: subjects.count - 1)
         var finding: Int32 = -1
@@ -58,7 +60,7 @@ package struct CheckLog: RandomAccessCollection, Sendable {
     }
 
     /// The findings' fingerprints renamed (found -> stored, `AuditRecorder.keepIdentities`).
-    package mutating func rename(_ renamed: [String: String]) {
+    public mutating func rename(_ renamed: [String: String]) {
         guard !renamed.isEmpty else { return }
         for i in findings.indices { findings[i] = findings[i].map { renamed[$0] ?? $0 } }
     }
