@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import LocAuditUnitTests
 @testable import LocAuditCentral
+import LocAuditStore
 import LocAuditRules
 
 /// The fleet's audit night after night: each starts from the checkpoints the last one left
@@ -62,9 +63,12 @@ struct CentralSettleTests {
             let local = try run(locauditExecutable, ["audit", "--db", full, "--format", "json"])
             #expect(local.status == central.status, "\(local.stderr)")
             #expect(try Self.judged(central.stdout) == (try Self.judged(local.stdout)))
-            // The run's checks, and the sessions stored: the same.
+            // The run's checks (the central store's one text, the local store's rows joined), and the sessions stored: the same.
             let checks = try cluster.psql("SELECT checks FROM locaudit.audit_runs ORDER BY id DESC LIMIT 1")
-            let localChecks = try await DatabaseQueue(path: full).read { try String.fetchOne($0, sql: "SELECT checks FROM audit_runs ORDER BY id DESC LIMIT 1") }
+            let localChecks = try await DatabaseQueue(path: full).read {
+                try String.fetchOne($0, sql: "SELECT \(StoredChecks.runText) FROM audit_runs ORDER BY id DESC LIMIT 1")
+            }
+            #expect(checks.hasPrefix("{\"subjects\":[{"))
             #expect(checks == localChecks)
             let sessions = "device_id || ' ' || bundle_id || ' ' || coalesce(pid, -1) || ' ' || start_us || ' ' || end_us || ' ' || events || ' ' || end_reason || ' ' || coalesce(status_at_end, '-')"
             let centralSessions = try cluster.psql("SELECT \(sessions) FROM locaudit.sessions").split(separator: "\n").map(String.init)
