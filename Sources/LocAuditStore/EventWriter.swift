@@ -46,7 +46,8 @@ package final class EventWriter: ParseSink {
     /// pid -> bundle, from this file's latest system line (by time) naming the pid so far;
     /// app states reach the writer up to a second late (`Transitions`), after later links.
     private var currentBundle: [Int64: (bundle: String, timeUS: Int64)] = [:]
-    /// Every (pid, bundle) seen in this file with its time span, for `process_links`.
+    /// Every (pid, bundle) seen in this file with its time span, for `process_links`, until
+    /// written there (`writeLinks`).
     private var linkSpans: [PidBundle: (first: Int64, last: Int64)] = [:]
     private let executables: [String: String]
 
@@ -108,6 +109,7 @@ package final class EventWriter: ParseSink {
         }
         if sourceId != nil, db.isInsideTransaction {
             try write(e)
+            if !live, linkSpans.count >= EventWriter.linksHeld { try writeLinks() }
             return
         }
         buffer.append(e)
@@ -123,6 +125,26 @@ package final class EventWriter: ParseSink {
 
     package func deviceNamed(_ name: String) throws {
         if device.name == nil { device.name = name }
+    }
+
+    /// The links of this file (`linkSpans`) written into `process_links` before the end of the
+    /// file once there are this many, inside its transaction, so that an export naming tens
+    /// of thousands of processes does not hold them all (docs/performance.md, "Ingest memory"):
+    /// the upsert keeps each link's earliest and latest time, so the rows end the same.
+    package static let linksHeld = 4096
+
+    /// Writes the links noted so far (a live source writes them all at each commit).
+    private func writeLinks() throws {
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO process_links (device_id, pid, bundle_id, first_time_us, last_time_us) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (device_id, pid, bundle_id) DO UPDATE SET
+                first_time_us = min(first_time_us, excluded.first_time_us),
+                last_time_us = max(last_time_us, excluded.last_time_us)
+            """)
+        for (key, span) in linkSpans {
+            try upsert.execute(arguments: [deviceId, key.pid, key.bundle, span.first, span.last])
+        }
+        if !live { linkSpans.removeAll(keepingCapacity: true) }
     }
 
     private func noteLink(pid: Int64, bundle: String, time: Int64) {
@@ -370,15 +392,7 @@ package final class EventWriter: ParseSink {
                                  c.zoneAssumed, zone.offset, zone.from, c.firstUS.map(Timestamps.isoUTC), c.lastUS.map(Timestamps.isoUTC),
                                  c.linesRead, stored, jsonText(skipped), jsonText(c.notes),
                                  Clock.nowISO(), sourceId])
-            let upsertLink = try db.makeStatement(sql: """
-                INSERT INTO process_links (device_id, pid, bundle_id, first_time_us, last_time_us) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (device_id, pid, bundle_id) DO UPDATE SET
-                    first_time_us = min(first_time_us, excluded.first_time_us),
-                    last_time_us = max(last_time_us, excluded.last_time_us)
-                """)
-            for (key, span) in linkSpans {
-                try upsertLink.execute(arguments: [deviceId, key.pid, key.bundle, span.first, span.last])
-            }
+            try writeLinks()
             if facts.container.isLog { try BundleLinker.link(deviceId: deviceId, in: db) }
             try db.commit()
             return .stored(sourceId: sourceId!, events: stored, duplicates: duplicates, counts: c, zone: zone)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import LocAuditModel
+import LocAuditStore
 
 @Suite struct StoreTests {
     static func day(_ day: Int, from: Int = 0, count: Int = 40) -> String {
@@ -96,6 +97,27 @@ import Testing
         let rows = try ws.rows("SELECT process, bundle_id, bundle_via FROM events WHERE kind = 'location' ORDER BY line")
         #expect(rows.map { $0["bundle_id"] as String? } == ["com.example.runner", "com.example.other", "com.example.keyed", "com.example.weather", "com.example.tracker", nil])
         #expect(rows.map { $0["bundle_via"] as String? } == ["pid", "pid", "pid", "executable", "name", nil])
+    }
+
+    @Test("an export naming more processes than the writer holds writes their links as it reads: each link's span the same, the app lines linked")
+    func manyProcessesLinksAreWrittenAsTheyCome() throws {
+        let ws = try Workspace()
+        let count = EventWriter.linksHeld + 900
+        func time(_ second: Int) -> String { String(format: "Nov 12 %02d:%02d:%02d", 9 + second / 3600, second / 60 % 60, second % 60) }
+        var lines = (0..<count).map { i in
+            syslogLine(time(i), "locationd", 64, Messages.appState("ForegroundRunning", pid: 1000 + i, bundle: "com.example.app\(i)"))
+        }
+        // The first process named again after the links before it were written: its span grows.
+        lines.append(syslogLine(time(count + 5), "locationd", 64, Messages.appState("BackgroundRunning", pid: 1000, bundle: "com.example.app0")))
+        lines.append(syslogLine(time(count + 6), "App0(CoreLocation)", 1000, Messages.delivery()))
+        let report = try ws.ingest([try ws.write("many.log", lines.joined(separator: "\n") + "\n")]) { $0.parse.year = 2026 }
+        #expect(report.failed == 0)
+        #expect(try ws.count("SELECT count(*) FROM process_links") == count)
+        let first = try #require(try ws.rows("SELECT first_time_us, last_time_us FROM process_links WHERE pid = 1000").first)
+        #expect((first[1] as Int64) - (first[0] as Int64) == Int64(count + 5) * 1_000_000)
+        let last = try #require(try ws.rows("SELECT first_time_us, last_time_us FROM process_links WHERE pid = ?", [1000 + count - 1]).first)
+        #expect(last[0] as Int64 == last[1] as Int64)
+        #expect(try ws.rows("SELECT bundle_id, bundle_via FROM events WHERE kind = 'location'").map(\.description) == [#"[bundle_id:"com.example.app0" bundle_via:"pid"]"#])
     }
 
     @Test func anInfoPlistIngestedLaterLinksEarlierLines() throws {
