@@ -47,9 +47,9 @@
 # BENCH_GENERATOR (default scripts/generate_fleet.py; another's needs its locsynth.py beside it:
 # use another BENCH_OUT, or the cached fleets are regenerated),
 # BENCH_AUDIT_LARGE=SIZE (with BENCH_ONLY=audit): memory flat in the size of the logs: a single fleet
-# file of SIZE too (generated once, like the others; ingested untimed), audited once by this binary;
+# file of SIZE too (generated once, like the others), ingested and audited once by this binary;
 # prints its peak RSS, against the 1x audit's (target: <= 150 MB and at most 1.1x the 1x figure),
-# and its events/s,
+# and its events/s; and the peak RSS of its ingest against the 1x file's (the same targets),
 # BENCH_ONLY=audit (only step 5, on the 1x fleet alone; needs LOCAUDIT_BEFORE_BIN), e.g.
 #   BENCH_ONLY=audit LOCAUDIT_BIN=.build/release/locaudit LOCAUDIT_BEFORE_BIN=../old/.build/release/locaudit scripts/bench.sh 1G
 # BENCH_ONLY=ingest (only the fresh ingests of the 8% and 2% files, each after its own
@@ -470,7 +470,9 @@ large_section() {
     dir="$OUT/fleet-single-$lsize"
     fleet "$dir" --size "$lsize" --single --seed "$SEED"
     rm -f "$db" "$db-wal" "$db-shm"
-    "$BIN" ingest --db "$db" --quiet "$dir"/*.log.gz >/dev/null 2>"$OUT/logs/ingest-large.stderr" || die "ingest failed ($OUT/logs/ingest-large.stderr)"
+    run_timed ingest-large /dev/null "$BIN" ingest --db "$db" --quiet "$dir"/*.log.gz
+    figure "ingest at $1 peak RSS (MB)" "$(mb "$T_RSS_KB")" "<= 150" le 150
+    figure "  ingest peak RSS at $1 / at $SIZE_ARG" "$(ratio "$T_RSS_KB" "$INGEST_1X_RSS_KB")" "<= 1.1x" le 1.1
     audit_run audit-large "$BIN" "$db"
     events=$(count_events "$db")
     figure "audit at $1: events in its store" "$events" "-" info
@@ -480,7 +482,9 @@ large_section() {
     figure "  peak RSS at $1 / at $SIZE_ARG" "$(ratio "$T_RSS_KB" "$AUDIT_AFTER_RSS_KB")" "<= 1.1x" le 1.1
 }
 if [[ ${BENCH_ONLY:-} == audit ]]; then
-    "$BIN" ingest --db "$DB1" --quiet "$F1" >/dev/null 2>"$OUT/logs/ingest-fresh.stderr" || die "ingest failed ($OUT/logs/ingest-fresh.stderr)"
+    run_timed ingest-fresh /dev/null "$BIN" ingest --db "$DB1" --quiet "$F1"
+    INGEST_1X_RSS_KB=$T_RSS_KB
+    figure "ingest at $SIZE_ARG peak RSS (MB)" "$(mb "$T_RSS_KB")" "<= 150" le 150
     compare_section "$DB1"
     [[ -z ${BENCH_AUDIT_LARGE:-} ]] || large_section "$BENCH_AUDIT_LARGE"
     echo
