@@ -128,6 +128,19 @@ public enum CentralQuery {
     /// A cell of a `decoded` type as SQLite would hold it.
     static func value(_ cell: PostgresCell) -> DatabaseValue {
         guard var bytes = cell.bytes else { return .null }
+        // The types of the events' columns read straight from the binary form, as the driver's
+        // `decode` reads them, without its generic path (the fleet audit's copy decodes 4 M cells).
+        if cell.format == .binary {
+            switch cell.dataType {
+            case .int8 where bytes.readableBytes == 8:
+                if let n = bytes.getInteger(at: bytes.readerIndex, as: Int64.self) { return n.databaseValue }
+            case .float8 where bytes.readableBytes == 8:
+                if let bits = bytes.getInteger(at: bytes.readerIndex, as: UInt64.self) { return Double(bitPattern: bits).databaseValue }
+            case .text, .varchar:
+                return String(buffer: bytes).databaseValue
+            default: break
+            }
+        }
         switch cell.dataType {
         case .int2, .int4, .int8:
             return (try? cell.decode(Int64.self))?.databaseValue ?? .null
