@@ -51,7 +51,9 @@ package enum CentralReplica {
         let store = try Store(path: path, access: .create)
         let queue = try store.connect()
         // A copy removed at the end, never read after a crash: its commits need not wait for the
-        // disk, nor its pages go through a journal (the WAL wrote each one twice).
+        // disk, nor its pages go through a journal (the WAL wrote each one twice). This
+        // connection's only: the audit opens the replica in WAL mode again (`Store`), so that
+        // its `--no-record` rollback has a journal (CentralAuditTests).
         try StoreError.mapping(path: path) {
             try queue.inDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = OFF")

@@ -94,6 +94,14 @@ struct CentralAuditTests {
             #expect((object["persisting"] as? [Int])?.count == (try Self.findings(again.stdout)).count)
             #expect(try Self.findings(again.stdout) == (try Self.findings(audited.stdout)))
             #expect(try cluster.count("locaudit.audit_runs") == 3)
+            // `--no-record`: the replica's recording rolled back (the copy ran without a journal,
+            // the audit's own connection with one), its reports read from it, nothing written back.
+            let junit = page.dir.appendingPathComponent("dry.xml").path
+            let dry = try locaudit(["audit", "--db", cluster.url(), "--no-record", "--report", "json", "--report", "junit:\(junit)"], cluster)
+            #expect(dry.status == 1, "\(dry.stderr)")
+            #expect(try Self.findings(dry.stdout) == (try Self.findings(again.stdout)))
+            #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<testcase"))
+            #expect(try cluster.count("locaudit.audit_runs") == 3)
             // The copy needs room: a TMPDIR it cannot use is a sentence, and nothing is recorded.
             let nowhere = try locaudit(["audit", "--db", cluster.url()], cluster, environment: ["TMPDIR": "/nonexistent/tmp"])
             #expect(nowhere.status == 8, "\(nowhere.stderr)")
