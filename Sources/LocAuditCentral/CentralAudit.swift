@@ -127,10 +127,10 @@ public enum CentralAudit {
 
         init(run: Int64, options: AuditOptions, settled good: [String: CentralCheckpoints.Stored] = [:], in db: Database) throws {
             self.run = run
-            var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.runSelect) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
+            var object = try Row.fetchOne(db, sql: "SELECT \(Pusher.list(Pusher.runColumns.filter { $0.name != "checks" })) FROM audit_runs WHERE id = ?", arguments: [run]).map(Pusher.object) ?? [:]
             object["run_key"] = Pusher.runKey(object)
             object["pushed_from"] = "central audit (\(ProcessInfo.processInfo.hostName))"
-            runChecks = object.removeValue(forKey: "checks") as? String
+            runChecks = try StoredChecks.runText(run, in: db)
             runJSON = try Pusher.json([object])
             findings = try Self.batches(Row.fetchAll(db, sql: """
                 SELECT \(Pusher.list(Pusher.findingColumns)) FROM findings WHERE first_run = ?1 OR last_run = ?1 OR resolved_run = ?1

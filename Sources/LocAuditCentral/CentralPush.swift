@@ -135,11 +135,6 @@ struct Pusher: Sendable {
         columns.map { prefix + "\"\($0.name)\"" }.joined(separator: ", ")
     }
 
-    /// `runColumns` read from a store's `audit_runs`: `checks` as one text, from the run's
-    /// `audit_checks` rows (the central store keeps a run's checks in `audit_runs.checks`).
-    static let runSelect = runColumns.map { $0.name == "checks" ? "\(StoredChecks.runText) AS checks" : "\"\($0.name)\"" }
-        .joined(separator: ", ")
-
     /// The column list of `json_to_recordset(…) AS r(…)`: each column with its type.
     static func types(_ columns: Columns) -> String {
         columns.map { "\"\($0.name)\" \($0.type)" }.joined(separator: ", ")
@@ -372,9 +367,11 @@ struct Pusher: Sendable {
     /// The runs, keyed by content; local run id -> central id.
     func auditRuns() async throws -> (Int, [Int64: Int64]) {
         let runs = try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, \(Self.runSelect) FROM audit_runs ORDER BY id").map { row in
+            try Row.fetchAll(db, sql: "SELECT id, \(Self.list(Self.runColumns)) FROM audit_runs ORDER BY id").map { row in
                 var object = Self.object(row)
                 let id = object.removeValue(forKey: "id") as? Int64 ?? 0
+                // The central store keeps a run's checks as one text: its `audit_checks` rows joined.
+                object["checks"] = try StoredChecks.runText(id, in: db) ?? NSNull()
                 object["run_key"] = Self.runKey(object)
                 object["pushed_from"] = host
                 return (id: id, object: object)

@@ -66,7 +66,7 @@ struct CentralSettleTests {
             // The run's checks (the central store's one text, the local store's rows joined), and the sessions stored: the same.
             let checks = try cluster.psql("SELECT checks FROM locaudit.audit_runs ORDER BY id DESC LIMIT 1")
             let localChecks = try await DatabaseQueue(path: full).read {
-                try String.fetchOne($0, sql: "SELECT \(StoredChecks.runText) FROM audit_runs ORDER BY id DESC LIMIT 1")
+                try StoredChecks.runText(try Int64.fetchOne($0, sql: "SELECT max(id) FROM audit_runs") ?? 0, in: $0)
             }
             #expect(checks.hasPrefix("{\"subjects\":[{"))
             #expect(checks == localChecks)

@@ -86,7 +86,7 @@ import Testing
         // A row a subject; the one text of runs before migration v18 (and of the central store) from them.
         let subjects = try ws.rows("SELECT checks FROM audit_checks WHERE run_id = ? ORDER BY position", [live.runId]).map { $0[0] as String }
         #expect(subjects.count > 10)
-        let stored = try #require(try ws.rows("SELECT \(StoredChecks.runText) FROM audit_runs WHERE id = ?", [live.runId]).first?[0] as String?)
+        let stored = try #require(try ws.store.connect(readOnly: true).read { try StoredChecks.runText(live.runId, in: $0) })
         #expect(stored == "{\"subjects\":[" + subjects.joined(separator: ",") + "]}")
         #expect(try ws.rows("SELECT checks FROM audit_runs WHERE id = ?", [live.runId]).first?[0] as String? == nil)
         let asRecords = jsonText(Array(live.checks))
@@ -104,9 +104,10 @@ import Testing
         let second = try Auditor(databasePath: ws.store.path, options: AuditOptions()).run()
         let rows = try ws.rows("SELECT run_id, position, checks FROM audit_checks ORDER BY run_id, position").map(\.description)
         let listShape = jsonText(Array(second.checks))
+        let firstText = try #require(try ws.store.connect(readOnly: true).read { try StoredChecks.runText(first.runId, in: $0) })
         // The store as v17 left it: the first run's checks one text, the second's the list of records.
         try ws.store.connect().write { db in
-            try db.execute(sql: "UPDATE audit_runs SET checks = \(StoredChecks.runText) WHERE id = ?", arguments: [first.runId])
+            try db.execute(sql: "UPDATE audit_runs SET checks = ? WHERE id = ?", arguments: [firstText, first.runId])
             try db.execute(sql: "UPDATE audit_runs SET checks = ? WHERE id = ?", arguments: [listShape, second.runId])
             try db.execute(sql: "DROP TABLE audit_checks; DELETE FROM grdb_migrations WHERE identifier LIKE 'v18:%'")
         }
@@ -115,6 +116,11 @@ import Testing
         #expect(try ws.rows("SELECT run_id, position, checks FROM audit_checks ORDER BY run_id, position").map(\.description)
             == rows.filter { $0.contains("run_id:\(first.runId) ") })
         #expect(try ws.rows("SELECT id FROM audit_runs WHERE checks IS NOT NULL").map { $0[0] as Int64 } == [second.runId])
+        // The one text as push sends it: the first run's from its rows again, the second's as it was.
+        let texts = try ws.store.connect(readOnly: true).read { db in
+            [try StoredChecks.runText(first.runId, in: db), try StoredChecks.runText(second.runId, in: db)]
+        }
+        #expect(texts == [firstText, listShape])
         for run in [first, second] {
             #expect(try OutputFormat.junit.render(try AuditReport.stored(in: ws.store, run: run.runId)) == OutputFormat.junit.render(run))
         }
