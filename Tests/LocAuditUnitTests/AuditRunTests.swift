@@ -271,3 +271,28 @@ import Testing
         #expect(written(records) == jsonText(StoredChecks(records)))
     }
 }
+
+extension StoredChecks {
+    /// The grouping the recording writes, built the plain way (subjects in the order they first
+    /// come, a passed check as its rule's name): the reference `subjects`' bytes are compared with.
+    init(_ checks: [RuleCheckRecord]) {
+        var subjects: [Subject] = []
+        for check in checks {
+            let i: Int
+            if let known = subjects.firstIndex(where: { $0.subject == check.subject }) {
+                i = known
+            } else {
+                i = subjects.count
+                subjects.append(Subject(subject: check.subject))
+            }
+            if let reason = check.notEvaluable {
+                subjects[i].notEvaluable = (subjects[i].notEvaluable ?? [:]).merging([check.rule: reason]) { $1 }
+            } else if check.findings.isEmpty {
+                subjects[i].passed = (subjects[i].passed ?? []) + [check.rule]
+            } else {
+                subjects[i].findings = (subjects[i].findings ?? [:]).merging([check.rule: check.findings]) { $0 + $1 }
+            }
+        }
+        self.init(subjects: subjects)
+    }
+}

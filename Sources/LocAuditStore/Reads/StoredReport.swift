@@ -65,36 +65,6 @@ package struct StoredChecks: Codable {
         var findings: [String: [String]]?
     }
 
-    init(_ checks: [RuleCheckRecord]) {
-        // In place: one lookup a check, no copy of a subject's lists.
-        var index: [String: Int] = [:]
-        var subjects: [Subject] = []
-        for check in checks {
-            let i: Int
-            if let last = subjects.indices.last, subjects[last].subject == check.subject {
-                // Checks come subject by subject: the last one, without hashing the subject.
-                i = last
-            } else if let known = index[check.subject] {
-                i = known
-            } else {
-                i = subjects.count
-                index[check.subject] = i
-                subjects.append(Subject(subject: check.subject))
-            }
-            if let reason = check.notEvaluable {
-                if subjects[i].notEvaluable == nil { subjects[i].notEvaluable = [:] }
-                subjects[i].notEvaluable![check.rule] = reason
-            } else if check.findings.isEmpty {
-                if subjects[i].passed == nil { subjects[i].passed = [] }
-                subjects[i].passed!.append(check.rule)
-            } else {
-                if subjects[i].findings == nil { subjects[i].findings = [:] }
-                subjects[i].findings![check.rule, default: []] += check.findings
-            }
-        }
-        self.subjects = subjects
-    }
-
     var checks: [RuleCheckRecord] {
         subjects.flatMap { s in
             (s.passed ?? []).map { RuleCheckRecord(subject: s.subject, rule: $0, notEvaluable: nil, findings: []) }
