@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import LocAuditModel
+@testable import LocAuditModel
 import LocAuditReplay
 @testable import LocAuditStore
 
@@ -119,6 +119,71 @@ import LocAuditReplay
         #expect(try !opcodes().contains("OpenEphemeral"))
         #expect(try condition().contains("kind_ref = "))
         #expect(try families() == found)
+    }
+
+    @Test("the audit's read takes a row's rare columns from events_rare, merged with the main read by time and id: the same events as the read by id, ties of time included; migration v19 adds the index to a store before it, with the reader's condition")
+    func rareColumnsThroughTheirIndex() throws {
+        let ws = try Workspace()
+        let script = LogScript().launch().call("requestWhenInUseAuthorization")
+            .prompt("authorization", options: "Allow Once, Allow While Using App, Don't Allow").answer("Allow While Using App")
+            .status("AuthorizedWhenInUse").told("kCLAuthorizationStatusAuthorizedWhenInUse", limitsPrecision: 1).blueBar(true)
+        for _ in 0..<6 { script.deliver(5).property("distanceFilter", 10).deliver(65).deliverPrivate() }
+        script.accuracy("full", temporary: 1, purposeKey: "Navigation").deliver(3).blueBar(false).state("BackgroundRunning").deliver(8).terminate()
+        _ = try TimeZoneTests.ingest(ws, "dev-2026-11-20.log", script.lines.joined(separator: "\n") + "\n", zone: "UTC")
+        let queue = try DatabaseQueue(path: ws.store.path)
+        // Lines four seconds apart share a time, so that rows with and without rare columns
+        // tie (the line key's unique index goes: only this test's store is read).
+        try queue.write { db in
+            try db.execute(sql: "DROP INDEX events_by_line; UPDATE event_rows SET time_us = time_us - time_us % 4000000")
+        }
+        func dumped(_ event: AppEvent?) -> String {
+            var text = ""
+            dump(event, to: &text)
+            return text
+        }
+        // Each app's events through the cursor, and the same ids read by id (the coalesce test of every column).
+        func read() throws -> (cursor: [String], byId: [String], rare: Int, mixedTies: Int) {
+            try queue.read { db in
+                let kinds = try EventScope.kinds(db)
+                var (viaCursor, viaIds, rare) = ([String](), [String](), 0)
+                var strings = StringTable()
+                for group in try EventScope().groups(db) {
+                    var cursor = try EventScope.cursor(db, group: group, kinds: kinds)
+                    var events: [AppEvent] = []
+                    while let event = try cursor.next(strings: &strings) { events.append(event) }
+                    let byId = try EventScope.load(db, ids: events.map(\.id), group: group, kinds: kinds, strings: &strings)
+                    viaCursor += events.map(dumped)
+                    viaIds += events.map { dumped(byId[$0.id]) }
+                    rare += events.filter { $0.rare != nil }.count
+                }
+                let mixed = try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM (SELECT time_us FROM event_rows WHERE bundle_ref IS NOT NULL GROUP BY time_us
+                        HAVING count(DISTINCT \(AppEvent.rareFilled)) = 2)
+                    """) ?? 0
+                return (viaCursor, viaIds, rare, mixed)
+            }
+        }
+        let before = try read()
+        #expect(before.cursor.count > 30)
+        #expect(before.rare > 5, "rows that fill a rare column")
+        #expect(before.mixedTies > 2, "times shared by rows with and without rare columns")
+        let differing = before.cursor.indices.first { $0 >= before.byId.count || before.cursor[$0] != before.byId[$0] }
+        #expect(before.cursor.count == before.byId.count && differing == nil,
+                "event \(differing ?? -1) through the cursor:\n\(differing.map { before.cursor[$0] } ?? "")by id:\n\(differing.map { before.byId[$0] } ?? "")")
+        func index() throws -> String? {
+            try queue.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'events_rare'") }
+        }
+        let made = try index()
+        #expect(made?.hasSuffix("WHERE \(AppEvent.rareFilled)") == true, "the index's condition is the reader's: \(made ?? "none")")
+        // A store before v19.
+        try queue.write { db in
+            try db.execute(sql: "DROP INDEX events_rare; DELETE FROM grdb_migrations WHERE identifier LIKE 'v19:%'")
+        }
+        #expect(throws: (any Error).self) { try read() }
+        _ = try Store(path: ws.store.path)
+        #expect(try index() != nil)
+        let after = try read()
+        #expect(after.cursor == before.cursor)
     }
 
     /// Turns a store back into the layout of v10 (one `events` table), as a locaudit before

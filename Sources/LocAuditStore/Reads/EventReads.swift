@@ -74,8 +74,11 @@ extension AppEvent {
     static let rareSelection = ReadColumn.allCases.filter { !$0.isCommon }.map(\.stored).joined(separator: ", ")
     /// 1 when a row fills any rare column (one expression: SQLite stops at the first filled).
     static let rareFilled = "coalesce(\(rareSelection)) IS NOT NULL"
-    /// The main statement's column that holds `rareFilled`.
+    /// The main statement's column that holds `rareFilled` (`readAll`'s statements).
     static let rareFilledColumn = Int32(ReadColumn.firstRare.rawValue)
+    /// The time and id columns of the cursor's rare statement, after `rareSelection`'s.
+    static let rareTimeColumn = Int32(ReadColumn.allCases.count - ReadColumn.allCases.filter(\.isCommon).count)
+    static let rareIdColumn = rareTimeColumn + 1
 
     /// Reads the current row of a statement selecting `selection` (and `rare`'s, selecting
     /// `rareSelection`, when the row fills a rare column; nil when it fills none), an event of
@@ -150,62 +153,75 @@ extension AppEvent {
     }
 }
 
-/// A statement selecting `AppEvent.selection` and `AppEvent.rareFilled`, stepped one event
-/// at a time (`next`): what `readAll` does, for a reader that takes the events as they come.
+/// The events of one app, stepped one at a time (`next`), in time order (equal times in id
+/// order): what `readAll` does, for a reader that takes the events as they come.
+///
+/// The main statement reads the common columns of every row; a second one, in the same order,
+/// reads the rare columns of the rows that fill one, through the partial index `events_rare`
+/// (v19), and the two are merged by time and id: no row is tested for the rare columns
+/// (docs/performance.md, "Audit on two cores").
 struct EventCursor {
     private let db: Database
     private let statement: Statement
-    private let byId: Statement
+    private let rare: Statement
     private let group: EventGroup
     private let kinds: [EventKind?]
     private var done = false
+    /// The rare statement's current row (time, id); nil once it has none left.
+    private var rareAt: (timeUS: Int64, id: Int64)?
 
-    /// `statement` with its arguments set; steps it from its first row.
-    init(_ statement: Statement, in db: Database, group: EventGroup, kinds: [EventKind?]) throws {
+    /// The two statements, their arguments set (`EventScope.cursor`); steps them from their first rows.
+    init(_ statement: Statement, rare: Statement, in db: Database, group: EventGroup, kinds: [EventKind?]) throws {
         self.db = db
-        self.statement = statement
-        byId = try db.cachedStatement(sql: "SELECT \(AppEvent.rareSelection) FROM event_rows WHERE id = ?")
+        (self.statement, self.rare) = (statement, rare)
         (self.group, self.kinds) = (group, kinds)
+        try stepRare()
+    }
+
+    private func failure(_ rc: Int32) -> DatabaseError {
+        sqlite3_reset(statement.sqliteStatement)
+        sqlite3_reset(rare.sqliteStatement)
+        return DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+
+    /// Moves the rare statement to its next row.
+    private mutating func stepRare() throws {
+        let stmt = rare.sqliteStatement
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW {
+            rareAt = (sqlite3_column_int64(stmt, AppEvent.rareTimeColumn), sqlite3_column_int64(stmt, AppEvent.rareIdColumn))
+        } else {
+            rareAt = nil
+            guard rc == SQLITE_DONE else { throw failure(rc) }
+            sqlite3_reset(stmt)
+        }
     }
 
     /// The next row's event (rows of an unknown kind skipped); nil at the end, when the
-    /// statement is reset.
+    /// statements are reset.
     mutating func next(strings: inout StringTable) throws -> AppEvent? {
         let stmt = statement.sqliteStatement
-        let rare = byId.sqliteStatement
-        func failure(_ rc: Int32) -> DatabaseError {
-            sqlite3_reset(stmt)
-            return DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
         while !done {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw failure(rc) }
-            let event: AppEvent?
-            if sqlite3_column_int64(stmt, AppEvent.rareFilledColumn) != 0 {
-                sqlite3_reset(rare)
-                sqlite3_bind_int64(rare, 1, sqlite3_column_int64(stmt, ReadColumn.id.index))
-                let rc = sqlite3_step(rare)
-                guard rc == SQLITE_ROW else { throw failure(rc == SQLITE_DONE ? SQLITE_CORRUPT : rc) }
-                event = AppEvent.read(stmt, rare: rare, group: group, kinds: kinds, strings: &strings)
-                sqlite3_reset(rare)
-            } else {
-                event = AppEvent.read(stmt, rare: nil, group: group, kinds: kinds, strings: &strings)
-            }
+            let row = (timeUS: sqlite3_column_int64(stmt, ReadColumn.timeUS.index), id: sqlite3_column_int64(stmt, ReadColumn.id.index))
+            // Both statements read in (time, id) order, the rare one a subset of the main one's rows.
+            while let at = rareAt, (at.timeUS, at.id) < (row.timeUS, row.id) { try stepRare() }
+            let filled = rareAt.map { $0 == row } ?? false
+            let event = AppEvent.read(stmt, rare: filled ? rare.sqliteStatement : nil, group: group, kinds: kinds, strings: &strings)
             if let event { return event }
         }
-        if !done {
-            done = true
-            sqlite3_reset(stmt)
-        }
+        close()
         return nil
     }
 
-    /// Stops early: the statement is reset for its next use.
+    /// Stops early: the statements are reset for their next use.
     mutating func close() {
         guard !done else { return }
         done = true
         sqlite3_reset(statement.sqliteStatement)
+        sqlite3_reset(rare.sqliteStatement)
     }
 }
 
@@ -261,11 +277,17 @@ extension EventScope {
     /// app's events at once at most (`AppSessions`: only those of its sessions not over yet).
     static func cursor(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [EventKind?]) throws -> EventCursor {
         let statement = try db.cachedStatement(sql: """
-            SELECT \(AppEvent.selection), \(AppEvent.rareFilled) FROM event_rows INDEXED BY events_by_app
-            WHERE device_ref = ? AND bundle_ref = ? AND time_us >= ?
+            SELECT \(AppEvent.selection) FROM event_rows INDEXED BY events_by_app
+            WHERE device_ref = ?1 AND bundle_ref = ?2 AND time_us >= ?3 ORDER BY time_us, id
             """)
-        try statement.setArguments([group.device, group.bundle, fromUS ?? .min])
-        return try EventCursor(statement, in: db, group: group, kinds: kinds)
+        let rare = try db.cachedStatement(sql: """
+            SELECT \(AppEvent.rareSelection), time_us, id FROM event_rows INDEXED BY events_rare
+            WHERE device_ref = ?1 AND bundle_ref = ?2 AND time_us >= ?3 AND \(AppEvent.rareFilled) ORDER BY time_us, id
+            """)
+        let arguments: StatementArguments = [group.device, group.bundle, fromUS ?? .min]
+        try statement.setArguments(arguments)
+        try rare.setArguments(arguments)
+        return try EventCursor(statement, rare: rare, in: db, group: group, kinds: kinds)
     }
 
     /// pid -> the time of the last line of one app naming it (from `fromUS` on): after it, no
