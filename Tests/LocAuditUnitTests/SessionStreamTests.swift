@@ -107,4 +107,28 @@ import Testing
         #expect(streamed.map(\.endUS) == atOnce.map(\.endUS))
         #expect(streamed.map(\.pid) == [501, 502, 501, 502])
     }
+
+    @Test("an app's events are read on a thread of their own: a replay that fails while that reader is ahead of it stops the reader, and the store reads again at once")
+    func readerStopsWithAFailedReplay() throws {
+        struct Stop: Error {}
+        let ws = try AuditWorkspace()
+        // More deliveries than the reader hands over before it waits (4 batches of 1,024).
+        let log = LogScript().launch().told("AuthorizedWhenInUse")
+        for _ in 0..<6_000 { log.deliver() }
+        try ws.ingest(log.terminate().launch().deliver().text, os: "17.5.1", plist: .complete)
+        #expect(throws: Stop.self) {
+            try Store(path: ws.dbPath, access: .read).readAudit(scope: EventScope()) { input in
+                try input.replayApps { app in
+                    // The reader has filled its hand-over by now: wait for it, then fail.
+                    Thread.sleep(forTimeInterval: 0.2)
+                    _ = try app.sessions.next()
+                    throw Stop()
+                }
+            }
+        }
+        let (sessions, read) = try Self.taken(ws.dbPath)
+        #expect(read == 6_007)
+        #expect(sessions.map(\.pid) == [501, 502])
+        #expect(sessions.map(\.events) == [6_004, 3])
+    }
 }

@@ -186,10 +186,31 @@ package struct AuditInput {
 
 /// One app's sessions on one device, cut as its events are read (`next`): an event is held
 /// only until its session is over (`SessionBuilder`), not until the app's last line.
+///
+/// The events are read on a thread of their own (SQLite's steps and the event objects, about
+/// half of an audit's work) a batch at a time, while the caller's thread cuts and replays the
+/// sessions: an audit uses two cores (docs/performance.md, "Audit on two cores"). The store's
+/// connection is the reader's until the last event is taken or `close` returns.
 package final class AppSessions {
-    private var cursor: EventCursor
+    /// The reader's cursor and names, the reader's alone until it is done.
+    private final class Reading: @unchecked Sendable {
+        var cursor: EventCursor
+        var strings: StringTable
+        init(_ cursor: EventCursor, _ strings: StringTable) { (self.cursor, self.strings) = (cursor, strings) }
+    }
+    /// Events read, in order, handed over together.
+    private struct Batch: Sendable {
+        var events: [AppEvent]
+    }
+    /// Events a batch: few enough that the first session starts at once, enough that handing over costs nothing.
+    private static let batchSize = 1024
+    private let reading: Reading
+    private let handoff: Handoff<Batch>
+    private var batch: [AppEvent] = []
+    private var taken = 0
     private var builder: SessionBuilder
-    fileprivate var strings: StringTable
+    /// The names the reader interned, once it is done.
+    fileprivate var strings: StringTable { reading.strings }
     /// The lines at or before a checkpoint's are read (and counted) but not replayed.
     private var after: ReplayCheckpoint.EventKey?
     /// Events of one time, read but not added yet: the index gives them in time order, the
@@ -204,8 +225,21 @@ package final class AppSessions {
     private var times: [Int64]?
 
     init(_ cursor: EventCursor, builder: SessionBuilder, after: ReplayCheckpoint.EventKey?, strings: StringTable, eventTimes: Bool) {
-        (self.cursor, self.builder, self.after, self.strings) = (cursor, builder, after, strings)
+        (self.builder, self.after) = (builder, after)
         times = eventTimes ? [] : nil
+        let reading = Reading(cursor, strings)
+        self.reading = reading
+        handoff = Handoff.producing("locaudit-audit-read", capacity: 4) { handoff in
+            var events: [AppEvent] = []
+            events.reserveCapacity(AppSessions.batchSize)
+            while let event = try reading.cursor.next(strings: &reading.strings) {
+                events.append(event)
+                guard events.count == AppSessions.batchSize else { continue }
+                try handoff.put(Batch(events: events))
+                events.removeAll(keepingCapacity: true)
+            }
+            if !events.isEmpty { try handoff.put(Batch(events: events)) }
+        }
     }
 
     /// The next session, in time order; nil after the last.
@@ -225,7 +259,7 @@ package final class AppSessions {
 
     /// Reads one event (or the end), adding those of the time before it to the sessions.
     private func step() throws {
-        guard let event = try cursor.next(strings: &strings) else {
+        guard let event = try nextEvent() else {
             add(sameTime)
             sameTime = []
             over += builder.finish()
@@ -255,9 +289,20 @@ package final class AppSessions {
         }
     }
 
-    /// Lets the statement go (read to its end or not).
+    /// The next event the reader read; nil after the last.
+    private func nextEvent() throws -> AppEvent? {
+        if taken == batch.count {
+            guard let next = try handoff.take() else { return nil }
+            (batch, taken) = (next.events, 0)
+        }
+        taken += 1
+        return batch[taken - 1]
+    }
+
+    /// Stops the reader and lets the statements go (read to their end or not).
     func close() {
-        cursor.close()
+        handoff.cancelAndWait()
+        reading.cursor.close()
     }
 }
 
