@@ -187,7 +187,8 @@ import LocAuditReplay
     }
 
     /// Turns a store back into the layout of v10 (one `events` table), as a locaudit before
-    /// v11 left it: what migration v11 starts from.
+    /// v11 left it: what migration v11 starts from. v19, which indexes the table v11 makes,
+    /// runs again after it (the other migrations since keep what v11 makes as it is).
     static func downgradeToV10(_ path: String) throws {
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: """
@@ -201,7 +202,7 @@ import LocAuditReplay
                 CREATE UNIQUE INDEX events_by_line ON events(time_us / 1000000, fingerprint);
                 CREATE INDEX events_by_app ON events(device_id, bundle_id, time_us);
                 CREATE INDEX events_unlinked ON events(device_id, app_pid) WHERE bundle_id IS NULL;
-                DELETE FROM grdb_migrations WHERE identifier LIKE 'v11:%';
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v11:%' OR identifier LIKE 'v19:%';
                 """)
         }
     }
