@@ -383,12 +383,19 @@ enum Schema {
                     WHERE CASE WHEN json_valid(checks) THEN json_type(checks, '$.subjects') = 'array' ELSE 0 END;
                 """)
         },
-        Migration("v19: the rows that fill a rare column, in an index of their own") { db in
-            // The audit read whether a row fills any of the 17 columns most rows leave NULL by
-            // testing all 17 on every row (half its SQLite time): it now reads those rows (about
-            // 7%) through this index, in the main read's order (docs/performance.md, "Audit on
-            // two cores"). Its condition is `AppEvent.rareFilled`'s, word for word.
+        Migration("v19: the audit reads an app's events from indexes that hold what it reads") { db in
+            // The audit read each row of an app through `events_by_app` and then its record in
+            // `event_rows` (a seek, and the record's 35 columns' header for the 9 it reads), and
+            // tested all 17 columns most rows leave NULL to learn whether to read them by id
+            // (half its SQLite time): `events_by_app` now holds the 9 columns it reads of every
+            // row, in (time, id) order, and `events_rare` the rows that fill a rare column
+            // (docs/performance.md, "Audit on two cores"). Its condition is
+            // `AppEvent.rareFilled`'s, word for word; `events_by_app`'s columns are
+            // `AppEvent.selection`'s.
             try db.execute(sql: """
+                DROP INDEX events_by_app;
+                CREATE INDEX events_by_app ON event_rows(device_ref, bundle_ref, time_us, id, kind_ref, app_pid, source_id, line, \
+                horizontal_accuracy, location_private, fingerprint);
                 CREATE INDEX events_rare ON event_rows(device_ref, bundle_ref, time_us)
                     WHERE coalesce(status, accuracy, temporary, provisional, reason, app_state, service, call, property, value, \
                 prompt_kind, prompt_options, choice, purpose_key, visible, intent, user_kill) IS NOT NULL;

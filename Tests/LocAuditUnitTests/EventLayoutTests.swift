@@ -121,7 +121,7 @@ import LocAuditReplay
         #expect(try families() == found)
     }
 
-    @Test("the audit's read takes a row's rare columns from events_rare, merged with the main read by time and id: the same events as the read by id, ties of time included; migration v19 adds the index to a store before it, with the reader's condition")
+    @Test("the audit's read takes an app's events from events_by_app alone and a row's rare columns from events_rare, merged by time and id: the same events as the read by id, ties of time included; migration v19 makes both indexes of a store before it")
     func rareColumnsThroughTheirIndex() throws {
         let ws = try Workspace()
         let script = LogScript().launch().call("requestWhenInUseAuthorization")
@@ -175,9 +175,21 @@ import LocAuditReplay
         }
         let made = try index()
         #expect(made?.hasSuffix("WHERE \(AppEvent.rareFilled)") == true, "the index's condition is the reader's: \(made ?? "none")")
+        // Each statement reads its index alone, in the index's order: no seek into the table, no sort.
+        let plans = try queue.read { db in
+            try [EventScope.appEvents, EventScope.appRareColumns].map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [1, 2, 0]).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        #expect(plans[0].contains("COVERING INDEX events_by_app") && !plans[0].contains("TEMP B-TREE"), "\(plans[0])")
+        #expect(plans[1].contains("INDEX events_rare") && !plans[1].contains("TEMP B-TREE"), "\(plans[1])")
         // A store before v19.
         try queue.write { db in
-            try db.execute(sql: "DROP INDEX events_rare; DELETE FROM grdb_migrations WHERE identifier LIKE 'v19:%'")
+            try db.execute(sql: """
+                DROP INDEX events_rare; DROP INDEX events_by_app;
+                CREATE INDEX events_by_app ON event_rows(device_ref, bundle_ref, time_us);
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v19:%'
+                """)
         }
         #expect(throws: (any Error).self) { try read() }
         _ = try Store(path: ws.store.path)

@@ -10,10 +10,11 @@ import LocAuditRead
 /// statement that reads it (`AppEvent.selection` the common ones, `AppEvent.rareSelection`
 /// the rest), so a read names its column and cannot miss its index.
 ///
-/// Most events are deliveries, whose rows fill only the common columns: the main statement
-/// reads those and whether any other is filled (`AppEvent.rareFilled`); only the rows that
-/// fill one (about 7% on the generated fleets) are read again, by id, for the rest
-/// (docs/performance.md, "Audit in bulk").
+/// Most events are deliveries, whose rows fill only the common columns: an app's events are
+/// read from `events_by_app`, which holds those (v19), and the rows that fill any other
+/// (about 7% on the generated fleets) from `events_rare`, in the same order
+/// (`EventCursor`; docs/performance.md, "Audit in bulk" and "Audit on two cores"). A read
+/// by id (`readAll`) tests each row for the rare columns (`AppEvent.rareFilled`) instead.
 enum ReadColumn: Int32, CaseIterable {
     // Common: in the main statement, in this order.
     case id, kind, timeUS, appPid, sourceId, line, horizontalAccuracy, locationPrivate, fingerprint
@@ -269,21 +270,28 @@ extension EventScope {
             .sorted { ($0.deviceId, $0.bundleId) < ($1.deviceId, $1.bundleId) }
     }
 
+    /// The common columns of one app's events on one device (`?1`, `?2`) from a time on (`?3`),
+    /// in time and id order: from `events_by_app` alone, which holds them (v19).
+    static let appEvents = """
+        SELECT \(AppEvent.selection) FROM event_rows INDEXED BY events_by_app
+        WHERE device_ref = ?1 AND bundle_ref = ?2 AND time_us >= ?3 ORDER BY time_us, id
+        """
+    /// The rare columns, time and id of those of the same events that fill one, in the same
+    /// order: through `events_rare` (v19), whose rows they are.
+    static let appRareColumns = """
+        SELECT \(AppEvent.rareSelection), time_us, id FROM event_rows INDEXED BY events_rare
+        WHERE device_ref = ?1 AND bundle_ref = ?2 AND time_us >= ?3 AND \(AppEvent.rareFilled) ORDER BY time_us, id
+        """
+
     /// The statement that reads every event of one app on one device (from `fromUS` on), in
-    /// time order (equal times in index order: `AppSessions` puts them in file order), set and
+    /// time order (equal times in id order: `AppSessions` puts them in file order), set and
     /// stepped event by event.
     ///
     /// Read through the `events_by_app` index, one app at a time, so that an audit holds one
     /// app's events at once at most (`AppSessions`: only those of its sessions not over yet).
     static func cursor(_ db: Database, group: EventGroup, from fromUS: Int64? = nil, kinds: [EventKind?]) throws -> EventCursor {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(AppEvent.selection) FROM event_rows INDEXED BY events_by_app
-            WHERE device_ref = ?1 AND bundle_ref = ?2 AND time_us >= ?3 ORDER BY time_us, id
-            """)
-        let rare = try db.cachedStatement(sql: """
-            SELECT \(AppEvent.rareSelection), time_us, id FROM event_rows INDEXED BY events_rare
-            WHERE device_ref = ?1 AND bundle_ref = ?2 AND time_us >= ?3 AND \(AppEvent.rareFilled) ORDER BY time_us, id
-            """)
+        let statement = try db.cachedStatement(sql: appEvents)
+        let rare = try db.cachedStatement(sql: appRareColumns)
         let arguments: StatementArguments = [group.device, group.bundle, fromUS ?? .min]
         try statement.setArguments(arguments)
         try rare.setArguments(arguments)
@@ -291,9 +299,8 @@ extension EventScope {
     }
 
     /// pid -> the time of the last line of one app naming it (from `fromUS` on): after it, no
-    /// line of the app can reach a session of that pid (`SessionBuilder.take`). Through the
-    /// index, a seek into `event_rows` a line: about four times the cost a line of
-    /// `lastLines(db)`'s scan, for an audit of some devices or apps.
+    /// line of the app can reach a session of that pid (`SessionBuilder.take`). From the
+    /// index alone (it holds `app_pid`, v19), for an audit of some devices or apps.
     static func lastLines(_ db: Database, group: EventGroup, from fromUS: Int64? = nil) throws -> [Int64: Int64] {
         let statement = try db.cachedStatement(sql: """
             SELECT app_pid, time_us FROM event_rows INDEXED BY events_by_app
