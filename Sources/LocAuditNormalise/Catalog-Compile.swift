@@ -127,7 +127,7 @@ final class CompiledPattern: Sendable {
 
     /// The event of a plain-text message, if it contains the anchor (and matches the regex).
     func event(text: String, process: String?) -> Event? {
-        guard accepts(process), let anchor = pattern.contains, text.contains(anchor), let found = match(text) else { return nil }
+        guard accepts(process), let anchor = pattern.contains, TextSearch.contains(text, anchor), let found = match(text) else { return nil }
         return event { source in
             if case .group(let name) = source { return group(name, of: found, in: text) }
             return nil
