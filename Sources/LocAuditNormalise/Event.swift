@@ -98,6 +98,9 @@ public struct Event: Sendable {
     /// three or four allocations an event).
     mutating func reserveColumns(_ count: Int) { columns.reserveCapacity(count) }
 
+    /// Whether the event has a value for `column` (one test of a bit).
+    package func has(_ column: EventColumn) -> Bool { present & column.bit != 0 }
+
     public subscript(_ column: EventColumn) -> ColumnValue? {
         get { present & column.bit == 0 ? nil : columns.first { $0.0 == column }?.1 }
         set {
