@@ -4,6 +4,14 @@ import LocAuditModel
 /// A pattern with its regular expression compiled and its columns typed. A class: the
 /// recogniser picks patterns out of the catalog's array for every candidate line, and a
 /// struct of this many references was copied (retained and released field by field) each time.
+/// Where a pattern's keys are among the slots of its `msg`'s keys (`CompiledPattern.slots(in:)`).
+struct PatternSlots: Sendable {
+    /// The slot of each `when` key, in order.
+    let when: [Int]
+    /// The slot of each source of each field (nil for a regex group).
+    let sources: [[Int?]]
+}
+
 final class CompiledPattern: Sendable {
     let pattern: CatalogPattern
     let regex: NSRegularExpression?
@@ -117,9 +125,48 @@ final class CompiledPattern: Sendable {
             guard let v = values[key], accepted.contains(Normaliser.plain(v)) as Bool else { return nil }
         }
         guard let found = match(text) else { return nil }
-        return event { source in
+        return event { _, _, source in
             switch source {
             case .key(let path): return MessageFields.lookup(path, in: values)
+            case .group(let name): return group(name, of: found, in: text)
+            }
+        }
+    }
+
+    /// The slots of the keys this pattern reads (`when` in order; each field's sources, nil
+    /// for a regex group), in the slots of its `msg`'s keys; nil if one is not there.
+    func slots(in keys: SlotKeys) -> PatternSlots? {
+        var whenSlots: [Int] = []
+        for (key, _) in when {
+            guard let slot = keys.slot(of: [key]) else { return nil }
+            whenSlots.append(slot)
+        }
+        var sources: [[Int?]] = []
+        for field in fields {
+            var slots: [Int?] = []
+            for source in field.sources {
+                switch source {
+                case .key(let path):
+                    guard let slot = keys.slot(of: path) else { return nil }
+                    slots.append(slot)
+                case .group: slots.append(nil)
+                }
+            }
+            sources.append(slots)
+        }
+        return PatternSlots(when: whenSlots, sources: sources)
+    }
+
+    /// `event(fields:text:process:)` with the message's keys read into slots.
+    func event(slots: [FieldValue?], map: PatternSlots, text: String, process: String?) -> Event? {
+        guard accepts(process) else { return nil }
+        for n in when.indices {
+            guard let v = slots[map.when[n]], when[n].1.contains(Normaliser.plain(v)) as Bool else { return nil }
+        }
+        guard let found = match(text) else { return nil }
+        return event { field, alternative, source in
+            switch source {
+            case .key: return map.sources[field][alternative].flatMap { slots[$0] }
             case .group(let name): return group(name, of: found, in: text)
             }
         }
@@ -128,20 +175,21 @@ final class CompiledPattern: Sendable {
     /// The event of a plain-text message, if it contains the anchor (and matches the regex).
     func event(text: String, process: String?) -> Event? {
         guard accepts(process), let anchor = pattern.contains, TextSearch.contains(text, anchor), let found = match(text) else { return nil }
-        return event { source in
+        return event { _, _, source in
             if case .group(let name) = source { return group(name, of: found, in: text) }
             return nil
         }
     }
 
-    private func event(_ read: (Source) -> FieldValue?) -> Event {
+    /// `read` gets each source with its field's place in `fields` and its own among the field's sources.
+    private func event(_ read: (Int, Int, Source) -> FieldValue?) -> Event {
         var event = Event(kind: pattern.kind, pattern: pattern.id)
         // The pattern's columns and constants, and the pid or bundle the parser and writer may add.
         event.reserveColumns(fields.count + constants.count + 2)
         event.scope = pattern.scope
-        for (column, sources, decoder) in fields {
-            for source in sources {
-                let raw = read(source)
+        for (field, (column, sources, decoder)) in fields.enumerated() {
+            for (alternative, source) in sources.enumerated() {
+                let raw = read(field, alternative, source)
                 let value = if let decoder { Normaliser.value(raw, decodedBy: decoder) } else { Normaliser.value(raw, for: column) }
                 if let value {
                     event[column] = value
