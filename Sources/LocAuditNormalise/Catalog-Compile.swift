@@ -6,10 +6,10 @@ import LocAuditModel
 /// struct of this many references was copied (retained and released field by field) each time.
 /// Where a pattern's keys are among the slots of its `msg`'s keys (`CompiledPattern.slots(in:)`).
 struct PatternSlots: Sendable {
-    /// The slot of each `when` key, in order.
-    let when: [Int]
-    /// The slot of each source of each field (nil for a regex group).
-    let sources: [[Int?]]
+    /// The key of each `when`, in order.
+    let when: [SlotKeys.Node]
+    /// The key of each source of each field (nil for a regex group).
+    let sources: [[SlotKeys.Node?]]
 }
 
 final class CompiledPattern: Sendable {
@@ -136,37 +136,42 @@ final class CompiledPattern: Sendable {
     /// The slots of the keys this pattern reads (`when` in order; each field's sources, nil
     /// for a regex group), in the slots of its `msg`'s keys; nil if one is not there.
     func slots(in keys: SlotKeys) -> PatternSlots? {
-        var whenSlots: [Int] = []
+        var whenKeys: [SlotKeys.Node] = []
         for (key, _) in when {
-            guard let slot = keys.slot(of: [key]) else { return nil }
-            whenSlots.append(slot)
+            guard let node = keys.node(of: [key]) else { return nil }
+            whenKeys.append(node)
         }
-        var sources: [[Int?]] = []
+        var sources: [[SlotKeys.Node?]] = []
         for field in fields {
-            var slots: [Int?] = []
+            var nodes: [SlotKeys.Node?] = []
             for source in field.sources {
                 switch source {
                 case .key(let path):
-                    guard let slot = keys.slot(of: path) else { return nil }
-                    slots.append(slot)
-                case .group: slots.append(nil)
+                    guard let node = keys.node(of: path) else { return nil }
+                    nodes.append(node)
+                case .group: nodes.append(nil)
                 }
             }
-            sources.append(slots)
+            sources.append(nodes)
         }
-        return PatternSlots(when: whenSlots, sources: sources)
+        return PatternSlots(when: whenKeys, sources: sources)
     }
 
     /// `event(fields:text:process:)` with the message's keys read into slots.
     func event(slots: [FieldValue?], map: PatternSlots, text: String, process: String?) -> Event? {
         guard accepts(process) else { return nil }
         for n in when.indices {
-            guard let v = slots[map.when[n]], when[n].1.contains(Normaliser.plain(v)) as Bool else { return nil }
+            guard let v = SlotKeys.value(of: map.when[n], in: slots), when[n].1.contains(Normaliser.plain(v)) as Bool else { return nil }
         }
         guard let found = match(text) else { return nil }
         return event { field, alternative, source in
             switch source {
-            case .key: return map.sources[field][alternative].flatMap { slots[$0] }
+            case .key:
+                guard let node = map.sources[field][alternative] else { return nil }
+                // Whether a location is private needs only whether the value is hidden: an
+                // object's keys are not looked at (`Normaliser.value(_:for:)`).
+                if fields[field].column == .locationPrivate, fields[field].decoder == nil { return slots[node.slot] }
+                return SlotKeys.value(of: node, in: slots)
             case .group(let name): return group(name, of: found, in: text)
             }
         }

@@ -67,9 +67,11 @@ struct KeySet: Sendable {
 /// It reads what the dictionary read and gives what its lookups gave: the same keys read
 /// or skipped (a key is wanted when its bytes, ASCII letters in lower case, are a wanted
 /// key's), the last of a repeated key kept, the keys below a nested object cleared when its
-/// key comes again (and read again when that is an object). Where a set of keys could make
-/// it differ it is not made (`init` gives nil): a path that ends where another goes on (the
-/// dictionary kept that object, partly read), two wanted keys of one hash at one level, a
+/// key comes again (and read again when that is an object). A key with keys wanted below it
+/// holds its value when that is no object, and an empty object when it is: a path that ends
+/// there (`location`, whether a delivery's location is private) is given the object the
+/// dictionary held, its wanted keys (`object(_:in:)`). Where a set of keys could make it
+/// differ it is not made (`init` gives nil): two wanted keys of one hash at one level, a
 /// key not in lower-case ASCII. A key of a wanted key's hash but not its bytes (the
 /// dictionary read it, under its own name) makes `read` answer `.differs`, and the caller
 /// reads that message the other way.
@@ -81,7 +83,8 @@ struct SlotKeys: Sendable {
         var slot: Int
         /// The slots of the keys below it: `slot + 1 ..< end`.
         var end: Int
-        /// Empty: the key's value is read whole.
+        /// Empty: the key's value is read whole. Else its slot holds an empty object when its
+        /// value is one (its keys are below), the value when it is not.
         var children: [Node]
     }
 
@@ -131,7 +134,6 @@ struct SlotKeys: Sendable {
         if Set(hashes).count != hashes.count { valid = false }
         var nodes: [Node] = []
         for (n, draft) in level.enumerated() {
-            if draft.endsHere && !draft.children.isEmpty { valid = false }
             let slot = next
             next += 1
             let children = number(draft.children, next: &next, valid: &valid)
@@ -140,10 +142,15 @@ struct SlotKeys: Sendable {
         return nodes
     }
 
-    /// The slot of a key path (keys in lower case), nil when it is not one of the set's paths.
-    func slot(of path: [String]) -> Int? { SlotKeys.slot(of: path, in: top) }
+    /// The slot of a key path (keys in lower case), nil when it is not in the set.
+    func slot(of path: [String]) -> Int? { node(of: path)?.slot }
 
-    private static func slot(of path: [String], in top: [Node]) -> Int? {
+    /// The key at the end of a path, nil when it is not in the set.
+    func node(of path: [String]) -> Node? { SlotKeys.node(of: path, in: top) }
+
+    private static func slot(of path: [String], in top: [Node]) -> Int? { node(of: path, in: top)?.slot }
+
+    private static func node(of path: [String], in top: [Node]) -> Node? {
         var level = top
         var found: Node?
         for part in path {
@@ -151,8 +158,20 @@ struct SlotKeys: Sendable {
             found = node
             level = node.children
         }
-        guard let found, found.children.isEmpty else { return nil }
-        return found.slot
+        return found
+    }
+
+    /// The value of a key with keys below it, as the dictionary held it: the object of its
+    /// wanted keys read (each key below with keys of its own, the same way), or the value
+    /// that was no object. The recursion goes one level a key of the path: at most `maxDepth`.
+    static func value(of node: Node, in slots: [FieldValue?]) -> FieldValue? {
+        guard !node.children.isEmpty, case .object? = slots[node.slot] else { return slots[node.slot] }
+        var object: [String: FieldValue] = [:]
+        for child in node.children {
+            guard let value = value(of: child, in: slots) else { continue }
+            object[String(decoding: child.key, as: UTF8.self)] = value
+        }
+        return .object(object)
     }
 }
 
@@ -259,12 +278,14 @@ public enum MessageFields {
             } else if i < b.count, b[i] == UInt8(ascii: "{") {
                 // The object the dictionary held under this key, read again when repeated.
                 guard depth < maxDepth else { tooDeep = true; return true }
+                slots[slot] = .object([:])
                 for s in (slot + 1)..<end { slots[s] = nil }
                 guard readSlots(b, &i, level: level[n].children, into: &slots, depth: depth + 1, tooDeep: &tooDeep) else { return false }
                 if tooDeep { return true }
             } else {
                 // No object: nothing below it (a value cut short leaves what was there, as it did).
-                guard readValue(b, &i, wanted: nil, fold: true, depth: depth, tooDeep: &tooDeep) != nil else { return true }
+                guard let value = readValue(b, &i, wanted: nil, fold: true, depth: depth, tooDeep: &tooDeep) else { return true }
+                slots[slot] = value
                 for s in (slot + 1)..<end { slots[s] = nil }
             }
         }

@@ -167,6 +167,8 @@ import Testing
             ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.86, "horizontalAccuracy":5}, "location":"cut"##,
             ##"{"msg":"#CLLocationManager invoking #delegate", "SELECTOR":"locationManager:didUpdateLocations:", "Location":{"LATITUDE":1e400, "Longitude":"2.5"}}"##,
             ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":{"type":"decode failure","raw value":3}}}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":<private>}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":1}, "location":<mask.hash: 'AbC='>}"##,
             ##"{"msg":"#CLIUA AppMonitor notification", "notification":"ForegroundRunning", "pid":855, "bundleId":"com.example.a", "bundleID":"com.example.b"}"##,
             ##"{"msg":"unknown", "pid":12, "ClientKey":"icom.example.app:"}"##,
             ##"{"msg":"#CLIUA\u0020AppMonitor notification", "notification":"ForegroundRunning", "pid":855, "bundleId":"com.example.a"}"##,
@@ -204,7 +206,7 @@ import Testing
         let keys = try #require(SlotKeys(paths: link + [["location", "latitude"], ["location", "longitude"], ["selector"], ["pid"]]))
         #expect(keys.count == 8)
         let latitude = try #require(keys.slot(of: ["location", "latitude"]))
-        #expect(keys.slot(of: ["location"]) == nil, "no slot for a key read through")
+        let location = try #require(keys.node(of: ["location"]))
         #expect(keys.slot(of: ["location", "altitude"]) == nil)
         let message = #"{"msg":"m", "Location":{"altitude":3, "LATITUDE":-12.5}, "pid":"7"}"#
         guard case .fields(let slots) = Array(message.utf8).withUnsafeBufferPointer({ MessageFields.read($0, keys: keys) }) else {
@@ -212,9 +214,10 @@ import Testing
             return
         }
         #expect(slots[latitude] == .number(-12.5))
+        // A key read through holds an object of its wanted keys, as the dictionary held it.
+        #expect(SlotKeys.value(of: location, in: slots) == .object(["latitude": .number(-12.5)]))
         #expect(slots[keys.pid] == .string("7"))
         #expect(slots[keys.msg] == .string("m"))
-        #expect(SlotKeys(paths: link + [["location"], ["location", "latitude"]]) == nil, "a path where another goes on")
         #expect(SlotKeys(paths: link + [["Location"]]) == nil, "a key not in lower case")
         #expect(SlotKeys(paths: link + [["état"]]) == nil, "a key not ASCII")
         #expect(SlotKeys(paths: [["pid"]]) == nil, "a link's keys are part of every set")
