@@ -4,6 +4,14 @@ import LocAuditModel
 /// A pattern with its regular expression compiled and its columns typed. A class: the
 /// recogniser picks patterns out of the catalog's array for every candidate line, and a
 /// struct of this many references was copied (retained and released field by field) each time.
+/// Where a pattern's keys are among the slots of its `msg`'s keys (`CompiledPattern.slots(in:)`).
+struct PatternSlots: Sendable {
+    /// The key of each `when`, in order.
+    let when: [SlotKeys.Node]
+    /// The key of each source of each field (nil for a regex group).
+    let sources: [[SlotKeys.Node?]]
+}
+
 final class CompiledPattern: Sendable {
     let pattern: CatalogPattern
     let regex: NSRegularExpression?
@@ -117,7 +125,7 @@ final class CompiledPattern: Sendable {
             guard let v = values[key], accepted.contains(Normaliser.plain(v)) as Bool else { return nil }
         }
         guard let found = match(text) else { return nil }
-        return event { source in
+        return event { _, _, source in
             switch source {
             case .key(let path): return MessageFields.lookup(path, in: values)
             case .group(let name): return group(name, of: found, in: text)
@@ -125,23 +133,68 @@ final class CompiledPattern: Sendable {
         }
     }
 
+    /// The slots of the keys this pattern reads (`when` in order; each field's sources, nil
+    /// for a regex group), in the slots of its `msg`'s keys; nil if one is not there.
+    func slots(in keys: SlotKeys) -> PatternSlots? {
+        var whenKeys: [SlotKeys.Node] = []
+        for (key, _) in when {
+            guard let node = keys.node(of: [key]) else { return nil }
+            whenKeys.append(node)
+        }
+        var sources: [[SlotKeys.Node?]] = []
+        for field in fields {
+            var nodes: [SlotKeys.Node?] = []
+            for source in field.sources {
+                switch source {
+                case .key(let path):
+                    guard let node = keys.node(of: path) else { return nil }
+                    nodes.append(node)
+                case .group: nodes.append(nil)
+                }
+            }
+            sources.append(nodes)
+        }
+        return PatternSlots(when: whenKeys, sources: sources)
+    }
+
+    /// `event(fields:text:process:)` with the message's keys read into slots.
+    func event(slots: [FieldValue?], map: PatternSlots, text: String, process: String?) -> Event? {
+        guard accepts(process) else { return nil }
+        for n in when.indices {
+            guard let v = SlotKeys.value(of: map.when[n], in: slots), when[n].1.contains(Normaliser.plain(v)) as Bool else { return nil }
+        }
+        guard let found = match(text) else { return nil }
+        return event { field, alternative, source in
+            switch source {
+            case .key:
+                guard let node = map.sources[field][alternative] else { return nil }
+                // Whether a location is private needs only whether the value is hidden: an
+                // object's keys are not looked at (`Normaliser.value(_:for:)`).
+                if fields[field].column == .locationPrivate, fields[field].decoder == nil { return slots[node.slot] }
+                return SlotKeys.value(of: node, in: slots)
+            case .group(let name): return group(name, of: found, in: text)
+            }
+        }
+    }
+
     /// The event of a plain-text message, if it contains the anchor (and matches the regex).
     func event(text: String, process: String?) -> Event? {
-        guard accepts(process), let anchor = pattern.contains, text.contains(anchor), let found = match(text) else { return nil }
-        return event { source in
+        guard accepts(process), let anchor = pattern.contains, TextSearch.contains(text, anchor), let found = match(text) else { return nil }
+        return event { _, _, source in
             if case .group(let name) = source { return group(name, of: found, in: text) }
             return nil
         }
     }
 
-    private func event(_ read: (Source) -> FieldValue?) -> Event {
+    /// `read` gets each source with its field's place in `fields` and its own among the field's sources.
+    private func event(_ read: (Int, Int, Source) -> FieldValue?) -> Event {
         var event = Event(kind: pattern.kind, pattern: pattern.id)
         // The pattern's columns and constants, and the pid or bundle the parser and writer may add.
         event.reserveColumns(fields.count + constants.count + 2)
         event.scope = pattern.scope
-        for (column, sources, decoder) in fields {
-            for source in sources {
-                let raw = read(source)
+        for (field, (column, sources, decoder)) in fields.enumerated() {
+            for (alternative, source) in sources.enumerated() {
+                let raw = read(field, alternative, source)
                 let value = if let decoder { Normaliser.value(raw, decodedBy: decoder) } else { Normaliser.value(raw, for: column) }
                 if let value {
                     event[column] = value

@@ -17,6 +17,11 @@ public final class Catalog: Sendable {
     private let keysByMsg: [UInt64: KeySet]
     private static let linkKeys: [[String]] = [["msg"], ["pid"], ["bundleid"], ["clientkey"]]
     private static let linkKeySet = KeySet(paths: linkKeys)
+    /// The same keys numbered, for the groups whose keys can be read into slots (`SlotKeys`),
+    /// and each pattern's places among them (nil: anchored, or its group is read the other way).
+    let slotsByMsg: [UInt64: SlotKeys]
+    private let patternSlots: [PatternSlots?]
+    private static let linkSlots = SlotKeys(paths: linkKeys)
     /// Patterns matched by anchor, in catalog order.
     private let anchored: [Int]
     /// Anchors as bytes, to test candidates without building strings.
@@ -51,6 +56,18 @@ public final class Catalog: Sendable {
                 return p.when.map { [$0.0] } + p.paths
             })
         }
+        var slotsByMsg: [UInt64: SlotKeys] = [:]
+        var patternSlots = [PatternSlots?](repeating: nil, count: patterns.count)
+        for (hash, indices) in byMsg {
+            let paths = Catalog.linkKeys + indices.flatMap { i -> [[String]] in compiled[i].when.map { [$0.0] } + compiled[i].paths }
+            guard let keys = SlotKeys(paths: paths) else { continue }
+            let maps = indices.map { compiled[$0].slots(in: keys) }
+            guard !maps.contains(where: { $0 == nil }) else { continue }
+            slotsByMsg[hash] = keys
+            for (i, map) in zip(indices, maps) { patternSlots[i] = map }
+        }
+        self.slotsByMsg = slotsByMsg
+        self.patternSlots = patternSlots
         self.rank = Dictionary(patterns.enumerated().map { ($1.id, $0) }) { first, _ in first }
         self.anchored = anchored
         self.anchors = AnchorSet(anchored.map { Array(patterns[$0].contains!.utf8) })
@@ -105,10 +122,22 @@ public final class Catalog: Sendable {
         recognise(message, utf8: Array(message.utf8), process: process)
     }
 
-    /// The same, with the message's UTF-8 bytes at hand (the ingest loop has them).
-    func recognise(_ message: String, utf8: [UInt8], process: String?) -> Recognition {
+    /// The same, with the message's UTF-8 bytes at hand (the ingest loop has them). A
+    /// JSON-like message's keys are read into slots where they can be (`SlotKeys`), else
+    /// (or with `slots` false) into a dictionary: the same answer either way.
+    func recognise(_ message: String, utf8: [UInt8], process: String?, slots useSlots: Bool = true) -> Recognition {
         if utf8.first == UInt8(ascii: "{") {
             let msgHash = utf8.withUnsafeBufferPointer { Catalog.msgValue($0).map { fnv1a($0) } }
+            // The keys read: those of the message's group, else (no group) a link's.
+            let group = msgHash.flatMap { keysByMsg[$0] != nil ? $0 : nil }
+            if useSlots, let keys = group.map({ slotsByMsg[$0] }) ?? Catalog.linkSlots {
+                switch utf8.withUnsafeBufferPointer({ MessageFields.read($0, keys: keys) }) {
+                case .malformed: return .malformed
+                case .fields(let slots):
+                    if let found = recognise(slots: slots, keys: keys, group: group, message: message, process: process) { return found }
+                case .differs: break
+                }
+            }
             let wanted = msgHash.flatMap { keysByMsg[$0] } ?? Catalog.linkKeySet
             // Starts with "{", so nil means nested beyond what any message does.
             guard let fields = MessageFields.parse(bytes: utf8, wanted: wanted, foldCase: true) else { return .malformed }
@@ -126,6 +155,26 @@ public final class Catalog: Sendable {
         return .nothing
     }
 
+    /// What a message whose keys were read into slots is; nil when the patterns of its
+    /// `msg` are not those of the keys read (its raw `msg` is another group's, or none's,
+    /// than its value read): the dictionary's way then.
+    private func recognise(slots: [FieldValue?], keys: SlotKeys, group: UInt64?, message: String, process: String?) -> Recognition? {
+        if case .string(let msg)? = slots[keys.msg] {
+            let hash = fnv1a(utf8Of: msg)
+            if let indices = byMsg[hash] {
+                guard hash == group else { return nil }
+                for i in indices where compiled[i].pattern.msg == msg {
+                    guard let map = patternSlots[i] else { return nil }
+                    if let event = compiled[i].event(slots: slots, map: map, text: message, process: process) { return compiled[i].complete(event) }
+                }
+            }
+        }
+        if let link = Catalog.link(pid: slots[keys.pid], bundleId: slots[keys.bundleId], clientKey: slots[keys.clientKey]) {
+            return .link(bundleId: link.0, pid: link.1)
+        }
+        return .nothing
+    }
+
     /// Whether a process is part of iOS (its app-side lines are its own, not an app's).
     public func isSystemProcess(_ process: String?) -> Bool {
         process.map(systemProcesses.contains) ?? false
@@ -133,8 +182,12 @@ public final class Catalog: Sendable {
 
     /// Links read keys in lower case (`MessageFields` with `foldCase`).
     static func link(from fields: [String: FieldValue]) -> (String, Int64)? {
-        guard let pid = Normaliser.value(fields["pid"], for: .appPid), case .integer(let p) = pid else { return nil }
-        let bundle = Normaliser.value(fields["bundleid"], for: .bundleId) ?? Normaliser.value(fields["clientkey"], for: .bundleId)
+        link(pid: fields["pid"], bundleId: fields["bundleid"], clientKey: fields["clientkey"])
+    }
+
+    static func link(pid raw: FieldValue?, bundleId: FieldValue?, clientKey: FieldValue?) -> (String, Int64)? {
+        guard let pid = Normaliser.value(raw, for: .appPid), case .integer(let p) = pid else { return nil }
+        let bundle = Normaliser.value(bundleId, for: .bundleId) ?? Normaliser.value(clientKey, for: .bundleId)
         guard case .text(let b)? = bundle, !b.isEmpty else { return nil }
         return (b, p)
     }

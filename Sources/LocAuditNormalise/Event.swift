@@ -98,8 +98,17 @@ public struct Event: Sendable {
     /// three or four allocations an event).
     mutating func reserveColumns(_ count: Int) { columns.reserveCapacity(count) }
 
+    /// Whether the event has a value for `column` (one test of a bit).
+    package func has(_ column: EventColumn) -> Bool { present & column.bit != 0 }
+
     public subscript(_ column: EventColumn) -> ColumnValue? {
-        get { present & column.bit == 0 ? nil : columns.first { $0.0 == column }?.1 }
+        get {
+            guard present & column.bit != 0 else { return nil }
+            // By index: `first(where:)` copied every column it passed (a retain and a release
+            // of each text), and this runs for every column the writer binds.
+            for i in columns.indices where columns[i].0 == column { return columns[i].1 }
+            return nil
+        }
         set {
             var newValue = newValue
             if case .real(let d)? = newValue, !d.isFinite {

@@ -56,6 +56,135 @@ struct KeySet: Sendable {
     }
 }
 
+/// The keys a group of patterns reads (those of one `msg`), numbered: each key of each path
+/// a slot in one flat array, its value read straight into it (`MessageFields.read`).
+///
+/// The ingest read every candidate's wanted keys into a `[String: FieldValue]`, and one
+/// more for each nested object on the way to a key: a table allocated and freed, each key
+/// made a string and hashed to insert it, hashed again for each column a pattern looks up.
+/// By slots, a key read is a compare of its bytes with the few wanted at its level.
+///
+/// It reads what the dictionary read and gives what its lookups gave: the same keys read
+/// or skipped (a key is wanted when its bytes, ASCII letters in lower case, are a wanted
+/// key's), the last of a repeated key kept, the keys below a nested object cleared when its
+/// key comes again (and read again when that is an object). A key with keys wanted below it
+/// holds its value when that is no object, and an empty object when it is: a path that ends
+/// there (`location`, whether a delivery's location is private) is given the object the
+/// dictionary held, its wanted keys (`object(_:in:)`). Where a set of keys could make it
+/// differ it is not made (`init` gives nil): two wanted keys of one hash at one level, a
+/// key not in lower-case ASCII. A key of a wanted key's hash but not its bytes (the
+/// dictionary read it, under its own name) makes `read` answer `.differs`, and the caller
+/// reads that message the other way.
+struct SlotKeys: Sendable {
+    struct Node: Sendable {
+        /// The key as wanted (lower case), and its FNV-1a hash.
+        var key: [UInt8]
+        var hash: UInt64
+        var slot: Int
+        /// The slots of the keys below it: `slot + 1 ..< end`.
+        var end: Int
+        /// Empty: the key's value is read whole. Else its slot holds an empty object when its
+        /// value is one (its keys are below), the value when it is not.
+        var children: [Node]
+    }
+
+    let top: [Node]
+    /// How many slots.
+    let count: Int
+    /// The slots of the keys a link reads (`Catalog.linkKeys`, part of every set).
+    let msg: Int, pid: Int, bundleId: Int, clientKey: Int
+
+    private struct Draft {
+        var key: String
+        var endsHere = false
+        var children: [Draft] = []
+    }
+
+    init?(paths: [[String]]) {
+        var drafts: [Draft] = []
+        for path in paths {
+            // Paths are at most `maxDepth` keys (`CompiledPattern`): the depth of the recursion below.
+            guard !path.isEmpty, path.count <= MessageFields.maxDepth else { return nil }
+            for part in path where !part.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 65 && $0 <= 90) }) { return nil }
+            SlotKeys.insert(path[...], into: &drafts)
+        }
+        var next = 0
+        var valid = true
+        let nodes = SlotKeys.number(drafts, next: &next, valid: &valid)
+        guard valid else { return nil }
+        func slot(_ key: String) -> Int? { SlotKeys.slot(of: [key], in: nodes) }
+        guard let msg = slot("msg"), let pid = slot("pid"), let bundleId = slot("bundleid"), let clientKey = slot("clientkey") else { return nil }
+        (top, count) = (nodes, next)
+        (self.msg, self.pid, self.bundleId, self.clientKey) = (msg, pid, bundleId, clientKey)
+    }
+
+    private static func insert(_ path: ArraySlice<String>, into level: inout [Draft]) {
+        guard let first = path.first else { return }
+        let at: Int
+        if let found = level.firstIndex(where: { $0.key == first }) { at = found } else {
+            level.append(Draft(key: first))
+            at = level.count - 1
+        }
+        if path.count == 1 { level[at].endsHere = true } else { insert(path.dropFirst(), into: &level[at].children) }
+    }
+
+    /// Slots in pre-order, so that a key's descendants are one range.
+    private static func number(_ level: [Draft], next: inout Int, valid: inout Bool) -> [Node] {
+        let hashes = level.map { fnv1a(Array($0.key.utf8)) }
+        if Set(hashes).count != hashes.count { valid = false }
+        var nodes: [Node] = []
+        for (n, draft) in level.enumerated() {
+            let slot = next
+            next += 1
+            let children = number(draft.children, next: &next, valid: &valid)
+            nodes.append(Node(key: Array(draft.key.utf8), hash: hashes[n], slot: slot, end: next, children: children))
+        }
+        return nodes
+    }
+
+    /// The slot of a key path (keys in lower case), nil when it is not in the set.
+    func slot(of path: [String]) -> Int? { node(of: path)?.slot }
+
+    /// The key at the end of a path, nil when it is not in the set.
+    func node(of path: [String]) -> Node? { SlotKeys.node(of: path, in: top) }
+
+    private static func slot(of path: [String], in top: [Node]) -> Int? { node(of: path, in: top)?.slot }
+
+    private static func node(of path: [String], in top: [Node]) -> Node? {
+        var level = top
+        var found: Node?
+        for part in path {
+            guard let node = level.first(where: { $0.key == Array(part.utf8) }) else { return nil }
+            found = node
+            level = node.children
+        }
+        return found
+    }
+
+    /// The value of a key with keys below it, as the dictionary held it: the object of its
+    /// wanted keys read (each key below with keys of its own, the same way), or the value
+    /// that was no object. The recursion goes one level a key of the path: at most `maxDepth`.
+    static func value(of node: Node, in slots: [FieldValue?]) -> FieldValue? {
+        guard !node.children.isEmpty, case .object? = slots[node.slot] else { return slots[node.slot] }
+        var object: [String: FieldValue] = [:]
+        for child in node.children {
+            guard let value = value(of: child, in: slots) else { continue }
+            object[String(decoding: child.key, as: UTF8.self)] = value
+        }
+        return .object(object)
+    }
+}
+
+/// What `MessageFields.read` found.
+enum SlotRead {
+    /// The values by slot (nil: the key is not in the message, or a value not read whole).
+    case fields([FieldValue?])
+    /// Nested deeper than `MessageFields.maxDepth`: what `parse` answers with nil.
+    case malformed
+    /// A key has a wanted key's hash but not its bytes: read the message the other way.
+    case differs
+}
+
 /// Reads the keys of CoreLocation's `{"msg":"...", "key":value, ...}` messages.
 ///
 /// These are not always valid JSON (`<private>` stands unquoted, `<mask.hash: '…'>`
@@ -88,6 +217,80 @@ public enum MessageFields {
         }
     }
 
+    /// The wanted keys of a message (which starts with `{`) into their slots, as `parse`
+    /// with `foldCase` reads them and `lookup` finds them (`SlotKeys`).
+    static func read(_ b: UnsafeBufferPointer<UInt8>, keys: SlotKeys) -> SlotRead {
+        var i = 0
+        skipSpace(b, &i)
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return .malformed }
+        var slots = [FieldValue?](repeating: nil, count: keys.count)
+        var tooDeep = false
+        guard readSlots(b, &i, level: keys.top, into: &slots, depth: 1, tooDeep: &tooDeep) else { return .differs }
+        return tooDeep ? .malformed : .fields(slots)
+    }
+
+    /// The wanted key of `level` that `key` is (ASCII letters compared in lower case), and
+    /// whether it has a wanted key's hash without being that key.
+    private static func match(_ key: Bytes, _ level: [SlotKeys.Node]) -> (index: Int?, differs: Bool) {
+        let hash = fnv1aLowercased(key)
+        for n in level.indices where level[n].hash == hash {
+            let wanted = level[n].key
+            guard wanted.count == key.count else { return (nil, true) }
+            for j in 0..<key.count {
+                let c = key[j]
+                if (c >= 65 && c <= 90 ? c + 32 : c) != wanted[j] { return (nil, true) }
+            }
+            return (n, false)
+        }
+        return (nil, false)
+    }
+
+    /// `readObject` with `foldCase`, into slots (`i` at the object's `{`, `depth` counting
+    /// it); false when a key differs (see `match`).
+    private static func readSlots(_ b: Bytes, _ i: inout Int, level: [SlotKeys.Node], into slots: inout [FieldValue?],
+                                  depth: Int, tooDeep: inout Bool) -> Bool {
+        i += 1 // {
+        while true {
+            skipSpace(b, &i)
+            guard i < b.count else { return true }
+            if b[i] == UInt8(ascii: "}") { i += 1; return true }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            guard b[i] == UInt8(ascii: "\"") else { return true }
+            let keyStart = i + 1
+            var keyEnd = keyStart
+            while keyEnd < b.count, b[keyEnd] != UInt8(ascii: "\"") { keyEnd += 1 }
+            guard keyEnd < b.count else { return true }
+            i = keyEnd + 1
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return true }
+            i += 1
+            skipSpace(b, &i)
+            let (found, differs) = match(Bytes(rebasing: b[keyStart..<keyEnd]), level)
+            if differs { return false }
+            guard let n = found else {
+                guard skipValue(b, &i, depth: depth, tooDeep: &tooDeep) else { return true }
+                continue
+            }
+            let slot = level[n].slot, end = level[n].end
+            if level[n].children.isEmpty {
+                guard let value = readValue(b, &i, wanted: nil, fold: true, depth: depth, tooDeep: &tooDeep) else { return true }
+                slots[slot] = value
+            } else if i < b.count, b[i] == UInt8(ascii: "{") {
+                // The object the dictionary held under this key, read again when repeated.
+                guard depth < maxDepth else { tooDeep = true; return true }
+                slots[slot] = .object([:])
+                for s in (slot + 1)..<end { slots[s] = nil }
+                guard readSlots(b, &i, level: level[n].children, into: &slots, depth: depth + 1, tooDeep: &tooDeep) else { return false }
+                if tooDeep { return true }
+            } else {
+                // No object: nothing below it (a value cut short leaves what was there, as it did).
+                guard let value = readValue(b, &i, wanted: nil, fold: true, depth: depth, tooDeep: &tooDeep) else { return true }
+                slots[slot] = value
+                for s in (slot + 1)..<end { slots[s] = nil }
+            }
+        }
+    }
+
     /// Looks up a dotted key path (`location.horizontalAccuracy`).
     public static func lookup(_ path: String, in fields: [String: FieldValue]) -> FieldValue? {
         lookup(path.split(separator: ".").map(String.init), in: fields)
@@ -95,14 +298,14 @@ public enum MessageFields {
 
     /// Looks up a key path given as its components.
     static func lookup(_ parts: [String], in fields: [String: FieldValue]) -> FieldValue? {
-        var current: [String: FieldValue] = fields
-        for (n, part) in parts.enumerated() {
-            guard let value = current[part] else { return nil }
-            if n == parts.count - 1 { return value }
-            guard case .object(let inner) = value else { return nil }
-            current = inner
+        // No copy of the dictionary to walk it (a retain and release of each level, and an
+        // enumeration: 870 instructions a key read from every candidate).
+        guard let first = parts.first, var value = fields[first] else { return nil }
+        for part in parts.dropFirst() {
+            guard case .object(let inner) = value, let next = inner[part] else { return nil }
+            value = next
         }
-        return nil
+        return value
     }
 
     private typealias Bytes = UnsafeBufferPointer<UInt8>
@@ -243,16 +446,37 @@ public enum MessageFields {
         }
     }
 
-    /// Integers without strtod (most numbers in these messages); the rest through Double(String).
+    /// Integers and short decimals without strtod (most numbers in these messages: a
+    /// location's coordinates, accuracy, speed); the rest through Double(String).
+    ///
+    /// A decimal `-?d+.d+` of at most 15 characters after the sign has at most 14 digits:
+    /// its digits read as one integer `m` < 2^53 and its fraction's length `k` <= 14, both
+    /// exact as doubles (10^k is exact up to 10^22), so `m / 10^k` is one correctly rounded
+    /// division: the double nearest the decimal, which is what strtod returns (the fast
+    /// path of every correct strtod, Clinger's). A sign is applied after, as strtod does
+    /// (`-0.0` is negative zero).
     private static func number(_ t: Bytes) -> Double? {
         guard let first = t.first, first == UInt8(ascii: "-") || (first >= 48 && first <= 57) else { return nil }
-        var i = first == UInt8(ascii: "-") ? 1 : 0
+        let negative = first == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
         guard i < t.count, t.count - i <= 15 else { return Double(String(decoding: t, as: UTF8.self)) }
         var v: Int64 = 0
         while i < t.count, t[i] >= 48, t[i] <= 57 { v = v * 10 + Int64(t[i] - 48); i += 1 }
-        if i == t.count { return Double(first == UInt8(ascii: "-") ? -v : v) }
+        if i == t.count { return Double(negative ? -v : v) }
+        if i > (negative ? 1 : 0), t[i] == UInt8(ascii: "."), i + 1 < t.count {
+            i += 1
+            let fractionStart = i
+            while i < t.count, t[i] >= 48, t[i] <= 57 { v = v * 10 + Int64(t[i] - 48); i += 1 }
+            if i == t.count {
+                let value = Double(v) / powersOfTen[i - fractionStart]
+                return negative ? -value : value
+            }
+        }
         return Double(String(decoding: t, as: UTF8.self))
     }
+
+    /// 10^0 … 10^15, each exact as a double.
+    private static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
 
     private static func readString(_ b: Bytes, _ i: inout Int) -> String? {
         i += 1 // opening quote

@@ -123,7 +123,7 @@ enum Normaliser {
         case "running-active-NotVisible": return AppState.backgroundRunning.rawValue
         case "running-suspended-NotVisible": return AppState.backgroundTaskSuspended.rawValue
         default:
-            if text.isEmpty || text.first!.isNumber || text.contains("-") { return nil }
+            if text.isEmpty || text.first!.isNumber || TextSearch.contains(text, "-") { return nil }
             return lowerCamel(text)
         }
     }
@@ -183,13 +183,13 @@ enum Normaliser {
 
     private static func locationService(_ text: String) -> LocationService? {
         let t = text.lowercased()
-        if t.contains("significant") { return .significantChange }
-        if t.contains("visit") { return .visits }
-        if t.contains("region") && !t.contains("beacon") { return .region }
-        if t.contains("beacon") { return .beacon }
-        if t.contains("heading") { return .heading }
-        if t == "monitor" || t.contains("conditionformonitoring") { return .monitor }
-        if t.contains("updatinglocation") || t == "standard" || t == "location" { return .standard }
+        if TextSearch.contains(t, "significant") { return .significantChange }
+        if TextSearch.contains(t, "visit") { return .visits }
+        if TextSearch.contains(t, "region") && !TextSearch.contains(t, "beacon") { return .region }
+        if TextSearch.contains(t, "beacon") { return .beacon }
+        if TextSearch.contains(t, "heading") { return .heading }
+        if t == "monitor" || TextSearch.contains(t, "conditionformonitoring") { return .monitor }
+        if TextSearch.contains(t, "updatinglocation") || t == "standard" || t == "location" { return .standard }
         return nil
     }
 }

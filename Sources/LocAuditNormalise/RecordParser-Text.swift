@@ -29,7 +29,7 @@ extension RecordParser {
             try emitPending()
             return .skipped(.malformed)
         case .other:
-            guard pending != nil else { return .skipped(.malformed) }
+            guard pendingLine != nil else { return .skipped(.malformed) }
             counts.note(.continuation)
             appendContinuation(b)
             return .read
@@ -118,7 +118,8 @@ extension RecordParser {
         let start = min(h.messageStart, b.count)
         let text = UnsafeBufferPointer(rebasing: b[start...])
         guard catalog.isCandidate(text) else {
-            pending = Pending(line: lineNumber, timeUS: 0, offset: nil, process: "", pid: nil, message: [], isCandidate: false)
+            pendingLine = lineNumber
+            pendingIsCandidate = false
             return
         }
         if h.syslogStamp != nil {
@@ -128,34 +129,56 @@ extension RecordParser {
         } else if let local = h.localUS {
             (timeUS, offset) = LocalTime.utc(localUS: local, zone: zone)
         }
-        var message = Array(text)
+        // The message into the candidate's own buffer, which keeps its room from one candidate
+        // to the next (unless a long one grew it).
+        if candidate.message.capacity > RecordParser.maxMessageBytes { candidate.message = [] }
+        candidate.message.removeAll(keepingCapacity: true)
+        candidate.message.append(contentsOf: text)
         if let cut = h.dropped, cut.lowerBound >= start, cut.upperBound <= b.count {
-            message.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start))
+            candidate.message.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start))
         }
         // The MobileInstallation log is installd's.
-        let process = lines == .mobileInstallation ? "installd" : String(decoding: UnsafeBufferPointer(rebasing: b[h.process]), as: UTF8.self)
-        pending = Pending(line: lineNumber, timeUS: timeUS, offset: offset, process: process,
-                          pid: h.pid, message: message, isCandidate: true)
+        candidate.process = lines == .mobileInstallation ? "installd" : processName(UnsafeBufferPointer(rebasing: b[h.process]))
+        candidate.timeUS = timeUS
+        candidate.offset = offset
+        candidate.pid = h.pid
+        pendingLine = lineNumber
+        pendingIsCandidate = true
+    }
+
+    /// A process's name from its bytes: the last one's string again when the bytes are the
+    /// same (an app's lines come together; a name over 15 bytes is a string on the heap).
+    private func processName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if bytes.count == lastProcessBytes.count,
+           lastProcessBytes.withUnsafeBufferPointer({ bytes.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            return lastProcessName
+        }
+        lastProcessName = String(decoding: bytes, as: UTF8.self)
+        lastProcessBytes.removeAll(keepingCapacity: true)
+        lastProcessBytes.append(contentsOf: bytes)
+        return lastProcessName
     }
 
     private func appendContinuation(_ b: UnsafeBufferPointer<UInt8>) {
-        guard pending?.isCandidate == true else { return }
-        if pending!.message.count + b.count + 1 > RecordParser.maxLineBytes { return }
-        pending!.message.append(0x0a)
-        pending!.message.append(contentsOf: b)
+        guard pendingLine != nil, pendingIsCandidate else { return }
+        if candidate.message.count + b.count + 1 > RecordParser.maxLineBytes { return }
+        candidate.message.append(0x0a)
+        candidate.message.append(contentsOf: b)
     }
 
     func emitPending() throws {
-        guard let p = pending else { return }
-        pending = nil
-        guard p.isCandidate else { return }
-        var bytes = p.message
-        if lines == .idevicesyslog, bytes.contains(UInt8(ascii: "\\")) {
+        guard let line = pendingLine else { return }
+        pendingLine = nil
+        guard pendingIsCandidate else { return }
+        var bytes = candidate.message
+        // The backslash of a vis escape looked for by memchr (a loop over the message, a byte
+        // at a time, was 1,000 instructions a candidate).
+        if lines == .idevicesyslog, bytes.withUnsafeBufferPointer({ b in b.baseAddress.map { memchr($0, Int32(UInt8(ascii: "\\")), b.count) != nil } ?? false }) {
             bytes.withUnsafeBufferPointer { VisDecoding.decode($0, into: &scratch) }
             bytes = scratch
         }
         if lines == .pymobiledevice3 { RecordParser.dropLabel(&bytes) }
-        try recognise(bytes, line: p.line, timeUS: p.timeUS, offset: p.offset, process: p.process, pid: p.pid)
+        try recognise(bytes, line: line, timeUS: candidate.timeUS, offset: candidate.offset, process: candidate.process, pid: candidate.pid)
     }
 
 

@@ -41,7 +41,9 @@ struct Transitions {
     mutating func take(_ e: ParsedEvent, rank: Int, emit: (ParsedEvent) throws -> Void,
                        repeated: (ParsedEvent) throws -> Void) throws {
         if e.timeUS > nextRelease { try release(before: e.timeUS, emit) }
-        guard let app = Transitions.app(of: e.event) else { return try emit(e) }
+        // Only app states and launches are tracked: no other event's app is looked up (for a
+        // location delivery that made a string of its pid, two allocations an event).
+        guard e.event.kind == .appState || e.event.kind == .launch, let app = Transitions.app(of: e.event) else { return try emit(e) }
         let pid = e.event[.appPid].flatMap { if case .integer(let p) = $0 { return p } else { return nil } }
         switch e.event.kind {
         case .appState:

@@ -153,6 +153,76 @@ import Testing
         #expect(decoded.patterns.contains { $0.decode?["status"] == "authorization-mask" })
     }
 
+    /// The ingest reads a JSON-like candidate's keys into slots (`SlotKeys`); the dictionary's
+    /// way, which every other test here was written against, must give the same answer: on
+    /// every sample of the catalog, and on each cut short at every length, with its keys in
+    /// upper case, repeated, and its nested objects repeated as other values.
+    @Test("a message's keys read into slots give what the dictionary gave")
+    func slotsReadAsTheDictionary() throws {
+        let catalog = Catalog.builtin
+        var messages = catalog.patterns.flatMap { $0.samples.map(\.message) }.filter { $0.hasPrefix("{") }
+        messages += [
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.86, "longitude":2.29}, "location":{"longitude":-0.0}}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.86, "horizontalAccuracy":5}, "location":"none"}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":48.86, "horizontalAccuracy":5}, "location":"cut"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "SELECTOR":"locationManager:didUpdateLocations:", "Location":{"LATITUDE":1e400, "Longitude":"2.5"}}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":{"type":"decode failure","raw value":3}}}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":<private>}"##,
+            ##"{"msg":"#CLLocationManager invoking #delegate", "selector":"locationManager:didUpdateLocations:", "location":{"latitude":1}, "location":<mask.hash: 'AbC='>}"##,
+            ##"{"msg":"#CLIUA AppMonitor notification", "notification":"ForegroundRunning", "pid":855, "bundleId":"com.example.a", "bundleID":"com.example.b"}"##,
+            ##"{"msg":"unknown", "pid":12, "ClientKey":"icom.example.app:"}"##,
+            ##"{"msg":"#CLIUA\u0020AppMonitor notification", "notification":"ForegroundRunning", "pid":855, "bundleId":"com.example.a"}"##,
+            ##"{"pid":12, "bundleid":"com.example.app", "msg":"#CLIUA AppMonitor notification"}"##,
+            "{\"msg\":\"x\", \"a\":" + String(repeating: "{\"a\":", count: MessageFields.maxDepth + 1) + "1",
+        ]
+        var variants: [String] = []
+        for message in messages {
+            variants.append(message)
+            variants.append(String(message.dropLast()) + ", " + String(message.dropFirst()))
+            variants.append(message.replacingOccurrences(of: #"":"#, with: #"":"#).uppercased())
+            variants.append(message.replacingOccurrences(of: #"":{"#, with: #"":"x", "y":{"#))
+            let bytes = Array(message.utf8)
+            for n in stride(from: 1, to: bytes.count, by: 3) { variants.append(String(decoding: bytes[..<n], as: UTF8.self)) }
+        }
+        var slotted = 0
+        for message in variants {
+            for process in ["locationd", "CityMaps(CoreLocation)"] {
+                let bySlots = catalog.recognise(message, utf8: Array(message.utf8), process: process)
+                let byDictionary = catalog.recognise(message, utf8: Array(message.utf8), process: process, slots: false)
+                #expect(String(describing: bySlots) == String(describing: byDictionary), "\(message)")
+                if case .event = bySlots { slotted += 1 }
+            }
+        }
+        #expect(slotted > 100)
+        // The groups of the fleet's lines are read into slots.
+        for msg in ["#CLLocationManager invoking #delegate", "#CLIUA AppMonitor notification"] {
+            #expect(catalog.slotsByMsg[fnv1a(Array(msg.utf8))] != nil, "\(msg)")
+        }
+    }
+
+    @Test("keys are numbered into slots only where they read as the dictionary read them")
+    func slotKeys() throws {
+        let link = [["msg"], ["pid"], ["bundleid"], ["clientkey"]]
+        let keys = try #require(SlotKeys(paths: link + [["location", "latitude"], ["location", "longitude"], ["selector"], ["pid"]]))
+        #expect(keys.count == 8)
+        let latitude = try #require(keys.slot(of: ["location", "latitude"]))
+        let location = try #require(keys.node(of: ["location"]))
+        #expect(keys.slot(of: ["location", "altitude"]) == nil)
+        let message = #"{"msg":"m", "Location":{"altitude":3, "LATITUDE":-12.5}, "pid":"7"}"#
+        guard case .fields(let slots) = Array(message.utf8).withUnsafeBufferPointer({ MessageFields.read($0, keys: keys) }) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(slots[latitude] == .number(-12.5))
+        // A key read through holds an object of its wanted keys, as the dictionary held it.
+        #expect(SlotKeys.value(of: location, in: slots) == .object(["latitude": .number(-12.5)]))
+        #expect(slots[keys.pid] == .string("7"))
+        #expect(slots[keys.msg] == .string("m"))
+        #expect(SlotKeys(paths: link + [["Location"]]) == nil, "a key not in lower case")
+        #expect(SlotKeys(paths: link + [["état"]]) == nil, "a key not ASCII")
+        #expect(SlotKeys(paths: [["pid"]]) == nil, "a link's keys are part of every set")
+    }
+
     @Test func tolerantFieldsReadPrivateMaskAndNestedValues() throws {
         let fields = try #require(MessageFields.parse(#"{"msg":"x", "a":<private>, "b":<mask.hash: 'AbC=='>, "c":{"d":5, "e":"f"}, "g":-1.5, "h":true, "i":[1, "]"], "j":"q\"uote"}"#))
         #expect(fields["a"] == .redacted)
