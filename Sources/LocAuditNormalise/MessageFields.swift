@@ -250,22 +250,8 @@ public enum MessageFields {
     private static func readSlots(_ b: Bytes, _ i: inout Int, level: [SlotKeys.Node], into slots: inout [FieldValue?],
                                   depth: Int, tooDeep: inout Bool) -> Bool {
         i += 1 // {
-        while true {
-            skipSpace(b, &i)
-            guard i < b.count else { return true }
-            if b[i] == UInt8(ascii: "}") { i += 1; return true }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            guard b[i] == UInt8(ascii: "\"") else { return true }
-            let keyStart = i + 1
-            var keyEnd = keyStart
-            while keyEnd < b.count, b[keyEnd] != UInt8(ascii: "\"") { keyEnd += 1 }
-            guard keyEnd < b.count else { return true }
-            i = keyEnd + 1
-            skipSpace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: ":") else { return true }
-            i += 1
-            skipSpace(b, &i)
-            let (found, differs) = match(Bytes(rebasing: b[keyStart..<keyEnd]), level)
+        while let key = nextKey(b, &i) {
+            let (found, differs) = match(Bytes(rebasing: b[key]), level)
             if differs { return false }
             guard let n = found else {
                 guard skipValue(b, &i, depth: depth, tooDeep: &tooDeep) else { return true }
@@ -288,6 +274,30 @@ public enum MessageFields {
                 slots[slot] = value
                 for s in (slot + 1)..<end { slots[s] = nil }
             }
+        }
+        return true
+    }
+
+    /// Moves `i` (inside an object) over separators to the next key and past its `:`: the
+    /// key's bytes (keys carry no escapes in these messages); nil at the object's `}` (`i`
+    /// past it), at the end of the bytes, or where no key follows.
+    private static func nextKey(_ b: Bytes, _ i: inout Int) -> Range<Int>? {
+        while true {
+            skipSpace(b, &i)
+            guard i < b.count else { return nil }
+            if b[i] == UInt8(ascii: "}") { i += 1; return nil }
+            if b[i] == UInt8(ascii: ",") { i += 1; continue }
+            guard b[i] == UInt8(ascii: "\"") else { return nil }
+            let keyStart = i + 1
+            var keyEnd = keyStart
+            while keyEnd < b.count, b[keyEnd] != UInt8(ascii: "\"") { keyEnd += 1 }
+            guard keyEnd < b.count else { return nil }
+            i = keyEnd + 1
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace(b, &i)
+            return keyStart..<keyEnd
         }
     }
 
@@ -320,23 +330,8 @@ public enum MessageFields {
         // Room for every key wanted at once: growing from empty rehashed the keys read so far.
         var result: [String: FieldValue] = wanted.map { $0.all ? [:] : Dictionary(minimumCapacity: $0.count) } ?? [:]
         i += 1 // {
-        while true {
-            skipSpace(b, &i)
-            guard i < b.count else { return result }
-            if b[i] == UInt8(ascii: "}") { i += 1; return result }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            guard b[i] == UInt8(ascii: "\"") else { return result }
-            // The key's bytes (keys carry no escapes in these messages).
-            let keyStart = i + 1
-            var keyEnd = keyStart
-            while keyEnd < b.count, b[keyEnd] != UInt8(ascii: "\"") { keyEnd += 1 }
-            guard keyEnd < b.count else { return result }
-            i = keyEnd + 1
-            skipSpace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: ":") else { return result }
-            i += 1
-            skipSpace(b, &i)
-            let keyBytes = Bytes(rebasing: b[keyStart..<keyEnd])
+        while let key = nextKey(b, &i) {
+            let keyBytes = Bytes(rebasing: b[key])
             var childWanted: KeySet? = nil
             if let wanted, !wanted.all {
                 guard let child = wanted.child(keyBytes, foldCase: fold) else {
@@ -348,6 +343,7 @@ public enum MessageFields {
             guard let value = readValue(b, &i, wanted: childWanted, fold: fold, depth: depth, tooDeep: &tooDeep) else { return result }
             result[fold ? lowercased(keyBytes) : String(decoding: keyBytes, as: UTF8.self)] = value
         }
+        return result
     }
 
     /// A key in lower case: an ASCII key straight from its bytes (one string, not two), any
