@@ -1,9 +1,6 @@
 import Foundation
 import LocAuditModel
 
-/// A pattern with its regular expression compiled and its columns typed. A class: the
-/// recogniser picks patterns out of the catalog's array for every candidate line, and a
-/// struct of this many references was copied (retained and released field by field) each time.
 /// Where a pattern's keys are among the slots of its `msg`'s keys (`CompiledPattern.slots(in:)`).
 struct PatternSlots: Sendable {
     /// The key of each `when`, in order.
@@ -12,6 +9,9 @@ struct PatternSlots: Sendable {
     let sources: [[SlotKeys.Node?]]
 }
 
+/// A pattern with its regular expression compiled and its columns typed. A class: the
+/// recogniser picks patterns out of the catalog's array for every candidate line, and a
+/// struct of this many references was copied (retained and released field by field) each time.
 final class CompiledPattern: Sendable {
     let pattern: CatalogPattern
     let regex: NSRegularExpression?

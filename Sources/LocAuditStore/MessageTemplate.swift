@@ -117,7 +117,8 @@ package struct MessageTemplate: Equatable, Sendable {
                 literal(literalStart, range.lowerBound)
                 put(UInt8(ascii: "%"))
                 put(UInt8(ascii: "s"))
-                literalStart = range.upperBound
+                // Never back: each byte of `b` is written once at most, which the room counts on.
+                literalStart = max(literalStart, range.upperBound)
             }
             literal(literalStart, b.count)
             written = o
