@@ -68,4 +68,41 @@ import Testing
         #expect(lines > 1000)
         #expect(hits > 0, "the real exports hold lines with an anchor")
     }
+
+    @Test("property: long anchors found by sampling (8 bytes and more, with shorter ones beside) agree with the search one by one", arguments: [1, 2, 3, 4, 5, 6])
+    func sampledAnchors(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        // A three-letter alphabet, so that anchors overlap, repeat and occur often.
+        func word(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(ascii: "a") + UInt8.random(in: 0...2, using: &random) } }
+        for _ in 0..<200 {
+            var anchors = (0..<Int.random(in: 1...5, using: &random)).map { _ in word(Int.random(in: 8...20, using: &random)) }
+            if Bool.random(using: &random) { anchors.append(word(Int.random(in: 1...7, using: &random))) }
+            for _ in 0..<20 {
+                var text = word(Int.random(in: 0...60, using: &random))
+                // Half the texts hold an anchor at a random place, some of them cut short by one byte.
+                if Bool.random(using: &random), let anchor = anchors.randomElement(using: &random) {
+                    let piece = Bool.random(using: &random) ? anchor : Array(anchor.dropLast())
+                    text.insert(contentsOf: piece, at: Int.random(in: 0...text.count, using: &random))
+                }
+                #expect(Self.found(anchors, text) == Self.naive(anchors, text),
+                        "\(anchors.map { String(decoding: $0, as: UTF8.self) }) in \(String(decoding: text, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test("a long anchor is found at every place in a text, up to its last byte, and not one byte short")
+    func sampledAtEveryOffset() {
+        for length in [8, 9, 12, 15, 19] {
+            let anchor = Array("Bootstrapping app now".utf8.prefix(length))
+            for before in 0..<30 {
+                for after in 0..<3 {
+                    let text = [UInt8](repeating: UInt8(ascii: "."), count: before) + anchor + [UInt8](repeating: UInt8(ascii: "."), count: after)
+                    #expect(Self.found([anchor], text), "length \(length), at \(before), \(after) after")
+                    var cut = text
+                    cut.remove(at: before + length - 1)
+                    #expect(!Self.found([anchor], cut), "length \(length), at \(before), its last byte removed")
+                }
+            }
+        }
+    }
 }
