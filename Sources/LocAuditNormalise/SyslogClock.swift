@@ -21,6 +21,9 @@ struct SyslogClock {
     private var latestYear = 0
     /// The last civil day placed and its day number.
     private var lastDay: (year: Int, month: Int, day: Int, days: Int) = (0, 0, 0, 0)
+    /// The last stamp placed and what `place` gave for it: a busy log repeats a second for
+    /// dozens of lines, and placing a stamp again gives the same answer (see `place`).
+    private var lastPlaced: (month: Int, day: Int, seconds: Int, local: Int64, backwards: Bool)?
 
     init(firstLineYear: Int?, fileDate: Date?, zone: TimeZone?) {
         self.zone = zone
@@ -40,7 +43,21 @@ struct SyslogClock {
 
     /// The stamp's local wall time in the year nearest the latest line, and whether it is
     /// behind it; nil when the date does not exist in that year.
+    ///
+    /// The same stamp twice in a row is placed the same: after a line placed at or ahead of
+    /// the latest, `latest` is that line's time, and the same stamp is at offset 0 from it,
+    /// in the same year, not behind it; after a line behind it, nothing moved. So the answer
+    /// for the stamp before is given again without the arithmetic.
     mutating func place(month: Int, day: Int, seconds: Int) -> (local: Int64, backwards: Bool)? {
+        if let last = lastPlaced, last.month == month, last.day == day, last.seconds == seconds {
+            return (last.local, last.backwards)
+        }
+        guard let placed = placeAnew(month: month, day: day, seconds: seconds) else { return nil }
+        lastPlaced = (month, day, seconds, placed.local, placed.backwards)
+        return placed
+    }
+
+    private mutating func placeAnew(month: Int, day: Int, seconds: Int) -> (local: Int64, backwards: Bool)? {
         // The day of the line before, most often this line's too.
         func local(_ year: Int) -> Int64 {
             if lastDay.year != year || lastDay.month != month || lastDay.day != day {

@@ -39,6 +39,7 @@ enum TextLine {
 enum TextHeaders {
     /// `Nov 12 12:24:58 iPad locationd(CoreLocation)[64] <Notice>: message`
     /// (device name may be missing or empty).
+    @inline(__always)
     static func idevicesyslog(_ b: UnsafeBufferPointer<UInt8>) -> TextLine {
         guard let p = b.baseAddress else { return .other }
         let n = b.count

@@ -49,7 +49,7 @@ import Testing
         #expect(try leap.count("SELECT count(*) FROM events WHERE time = '2028-02-29T10:00:00.000000Z'") == 1)
     }
 
-    @Test("property: a log that runs forward, with late lines up to months behind, gets back every line's year", arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    @Test("property: a log that runs forward, with late lines up to months behind and seconds repeated, gets back every line's year", arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func yearsOfARandomLog(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         // Local wall times, seconds since 1970 as if UTC: from 2019 to 2031.
@@ -72,6 +72,12 @@ import Testing
             #expect(placed?.local == truth, "seed \(seed), line \(i): \(SyslogClockTests.syslogStamp(truth)) after \(SyslogClockTests.syslogStamp(latest))")
             #expect(placed?.backwards == (truth < latest), "seed \(seed), line \(i)")
             if placed?.local != truth { return }
+            // A busy log repeats a second: the same stamp again, right after, is placed the
+            // same (the clock answers a repeat without placing it anew).
+            for _ in 0..<Int.random(in: 0...2, using: &random) {
+                let again = clock.place(month: s.month, day: s.day, seconds: s.seconds)
+                #expect(again?.local == placed?.local && again?.backwards == placed?.backwards, "seed \(seed), line \(i) repeated")
+            }
             latest = max(latest, truth)
         }
     }
@@ -92,5 +98,23 @@ import Testing
             }
         }
     }
-}
 
+    @Test("every month's three letters read as that month, and a near miss as no stamp")
+    func monthNames() {
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        for (index, name) in names.enumerated() {
+            for spelling in [name, name.lowercased(), name.uppercased(), String(name.dropLast()) + "x"] {
+                let text = Array("\(spelling)  9 07:08:09 host".utf8)
+                let stamp = text.withUnsafeBufferPointer { Timestamps.parseSyslogStamp($0.baseAddress!, $0.count) }
+                if spelling == name {
+                    #expect(stamp?.month == index + 1 && stamp?.day == 9 && stamp?.seconds == 7 * 3600 + 8 * 60 + 9, "\(spelling)")
+                } else {
+                    #expect(stamp == nil, "\(spelling)")
+                }
+            }
+        }
+        for bad in ["Jan  9 7:08:09 host", "Jan  9 07:0x:09 host", "Jan  9 24:00:00 host", "Jan 32 07:08:09 host", "Feb 30 07:08:09 host"] {
+            #expect(Array(bad.utf8).withUnsafeBufferPointer { Timestamps.parseSyslogStamp($0.baseAddress!, $0.count) } == nil, "\(bad)")
+        }
+    }
+}

@@ -96,19 +96,46 @@ package enum Timestamps {
         return (us, Int32(offset), i)
     }
 
-    private static let months: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        .map { s in s.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+    /// A month's three letters (`Jan` to `Dec`, as one big-endian number) -> 0 to 11: a
+    /// switch over constants (the table it replaced was a lazily made global, looked up by a
+    /// linear search on every line).
+    @inline(__always)
+    private static func monthIndex(_ key: UInt32) -> Int? {
+        switch key {
+        case 0x4A_61_6E: 0 // Jan
+        case 0x46_65_62: 1 // Feb
+        case 0x4D_61_72: 2 // Mar
+        case 0x41_70_72: 3 // Apr
+        case 0x4D_61_79: 4 // May
+        case 0x4A_75_6E: 5 // Jun
+        case 0x4A_75_6C: 6 // Jul
+        case 0x41_75_67: 7 // Aug
+        case 0x53_65_70: 8 // Sep
+        case 0x4F_63_74: 9 // Oct
+        case 0x4E_6F_76: 10 // Nov
+        case 0x44_65_63: 11 // Dec
+        default: nil
+        }
+    }
+
+    /// Two decimal digits at `p`, or nil.
+    @inline(__always)
+    private static func twoDigits(_ p: UnsafePointer<UInt8>) -> Int? {
+        let a = Int(p[0]) &- 48, b = Int(p[1]) &- 48
+        guard a >= 0, a <= 9, b >= 0, b <= 9 else { return nil }
+        return a * 10 + b
+    }
 
     /// `Nov 12 12:24:58` (syslog, no year, no zone): month 1-12, day, seconds of the day.
     @inline(__always)
     package static func parseSyslogStamp(_ p: UnsafePointer<UInt8>, _ count: Int) -> (month: Int, day: Int, seconds: Int)? {
         guard count >= 15, p[3] == 0x20, p[6] == 0x20, p[9] == UInt8(ascii: ":"), p[12] == UInt8(ascii: ":") else { return nil }
         let key = UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
-        guard let m = months.firstIndex(of: key) else { return nil }
+        guard let m = monthIndex(key) else { return nil }
         let d1 = p[4] == 0x20 ? 0 : Int(p[4]) &- 48
         let d2 = Int(p[5]) &- 48
         guard d1 >= 0, d1 <= 3, d2 >= 0, d2 <= 9,
-              let hour = digits(p + 7, 2), let minute = digits(p + 10, 2), let second = digits(p + 13, 2),
+              let hour = twoDigits(p + 7), let minute = twoDigits(p + 10), let second = twoDigits(p + 13),
               hour < 24, minute < 60, second < 61 else { return nil }
         let day = d1 * 10 + d2
         guard day >= 1 && day <= daysInMonth(m + 1, year: nil) else { return nil }
